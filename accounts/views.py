@@ -1,0 +1,132 @@
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.forms import ProfileForm, SignupForm
+from gameplay.models import Game, Seat
+
+logger = logging.getLogger(__name__)
+
+# With django-axes first in AUTHENTICATION_BACKENDS, login() must be told
+# which backend vouched for a user that was not authenticate()d.
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
+PAST = [Game.Status.FINISHED, Game.Status.ABORTED]
+LIST_LIMIT = 50
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save(commit=False)
+        user.language = _supported_language(translation.get_language())
+        user.save()
+        login(request, user, backend=MODEL_BACKEND)
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
+        return redirect("lobby")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    seats = Seat.objects.filter(user=request.user).select_related("game")
+    current = [
+        {"game": seat.game, "seat": seat, "my_turn": seat.position in whose_turn(seat.game)}
+        for seat in seats.filter(game__status__in=CURRENT)
+    ]
+    current.sort(key=lambda row: (not row["my_turn"], row["game"].status != Game.Status.ACTIVE, -row["game"].pk))
+    past = seats.filter(game__status__in=PAST).order_by("-game__finished_at", "-game_id")[:LIST_LIMIT]
+    return render(request, "accounts/profile.html", {"current": current, "past": past})
+
+
+@login_required
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        translation.activate(user.language)
+        messages.success(request, _("Your profile has been saved."))
+        return set_language_cookie(redirect("profile"), user.language)
+    return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+@login_required
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    shown = get_object_or_404(get_user_model(), username=username, is_active=True)
+    seats = Seat.objects.filter(user=shown).select_related("game")
+    stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
+        played=Count("pk"), won=Count("pk", filter=Q(place=1))
+    )
+    # Invite-only tables stay private: only public ones are listed.
+    public = seats.filter(game__is_private=False)
+    context = {
+        "player": shown,
+        "stats": stats,
+        "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
+        "finished": public.filter(game__status=Game.Status.FINISHED).order_by("-game__finished_at")[:LIST_LIMIT],
+    }
+    return render(request, "accounts/player.html", context)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    next_url = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
+        next_url = reverse("lobby")
+    response = HttpResponseRedirect(next_url)
+    language = request.POST.get("language", "")
+    if language in dict(settings.LANGUAGES):
+        if request.user.is_authenticated:
+            request.user.language = language
+            request.user.save(update_fields=["language"])
+        set_language_cookie(response, language)
+    return response
+
+
+def whose_turn(game: Game) -> list[int]:
+    """Seat positions expected to move in an active game; empty if unknown.
+
+    Never fails: a missing or broken engine must not take the profile page down.
+    """
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return []
+    try:
+        from gameplay.engine import get_engine
+
+        return list(get_engine(game.engine).actors(game.state))
+    except Exception:
+        logger.warning("Cannot tell whose turn it is in game %s", game.pk, exc_info=True)
+        return []
+
+
+def set_language_cookie(response: HttpResponse, language: str) -> HttpResponse:
+    """Remember the language for the browser too, so it outlives the session."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
+
+
+def _supported_language(language: str | None) -> str:
+    codes = dict(settings.LANGUAGES)
+    return language if language in codes else settings.LANGUAGE_CODE

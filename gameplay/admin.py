@@ -1,0 +1,115 @@
+"""Moderators work here: every model with useful lists, filters and search;
+a game can be aborted with a recorded reason; its move log is read-only."""
+
+from django.contrib import admin, messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from gameplay import services
+from gameplay.forms import AbortForm
+from gameplay.models import ChatMessage, Game, Move, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["position", "user", "is_bot", "team", "reserve_seconds_left", "deadline", "auto_streak", "place", "points"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ["seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["seq"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["id", "engine", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
+    list_filter = ["status", "engine", "is_private", "time_preset"]
+    search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
+    readonly_fields = ["engine", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
+                       "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "abort_link"]
+    fields = readonly_fields + ["is_private"]
+    inlines = [SeatInline, MoveInline]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("players"))
+    def players(self, game: Game) -> str:
+        return ", ".join(str(s.player_name) for s in game.seats.all() if s.is_taken)
+
+    @admin.display(description=_("abort"))
+    def abort_link(self, game: Game) -> str:
+        if game.is_over:
+            return "—"
+        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:gameplay_game_abort", args=[game.pk]),
+                           _("Abort this game…"))
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("created_by").prefetch_related("seats__user")
+
+    def get_urls(self):
+        return [path("<int:game_id>/abort/", self.admin_site.admin_view(self.abort_view), name="gameplay_game_abort")] + super().get_urls()
+
+    def abort_view(self, request, game_id: int):
+        game = get_object_or_404(Game, pk=game_id)
+        if not self.has_change_permission(request, game):
+            return redirect("admin:index")
+        form = AbortForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.abort_game(game.pk, request.user, form.cleaned_data["reason"])
+            except services.GameError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Game aborted."))
+            return redirect("admin:gameplay_game_change", game.pk)
+        context = {**self.admin_site.each_context(request), "game": game, "form": form, "opts": self.model._meta,
+                   "title": _("Abort game #%(id)s") % {"id": game.pk}}
+        return render(request, "admin/gameplay/game/abort.html", context)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["game", "position", "user", "is_bot", "deadline", "place", "points"]
+    list_filter = ["is_bot", "game__engine", "game__status"]
+    search_fields = ["user__username", "user__display_name", "game__id"]
+    raw_id_fields = ["game", "user"]
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
+    list_filter = ["by", "game__engine"]
+    search_fields = ["game__id", "user__username"]
+    readonly_fields = [f.name for f in Move._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["game", "user", "text", "hidden", "created_at"]
+    list_filter = ["hidden"]
+    list_editable = ["hidden"]
+    search_fields = ["text", "user__username", "game__id"]
+    raw_id_fields = ["game", "user"]

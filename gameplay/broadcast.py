@@ -1,0 +1,93 @@
+"""Per-seat fan-out after commit.
+
+Every seat has its own channel group and receives only its own view; the
+spectators share one public group. Messages may be lost (Redis is not the
+truth): every message carries the game's version, and a client that sees a
+gap asks for the full state again.
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from gameplay.engine import get_engine
+from gameplay.engine.core import IllegalMove
+from gameplay.models import Game
+
+log = logging.getLogger(__name__)
+
+def seat_group(game_id: int, position: int | None) -> str:
+    return f"game-{game_id}-public" if position is None else f"game-{game_id}-seat-{position}"
+
+
+def game_payload(game: Game, position: int | None, seats: list | None = None) -> dict:
+    """The full state message for one seat (None: a spectator). Built only
+    from `engine.view`, which never holds another seat's cards or the seed."""
+    seats = seats if seats is not None else list(game.seats.select_related("user"))
+    payload = {
+        "type": "state",
+        "game": game.pk,
+        "engine": game.engine,
+        "version": game.version,
+        "status": game.status,
+        "seat": position,
+        "seed_sha256": game.seed_sha256,
+        "seed": game.revealed_seed,
+        "abort_reason": game.abort_reason or None,
+        "players": [
+            {"position": s.position, "name": str(s.player_name) if s.is_taken else None, "is_bot": s.is_bot,
+             "deadline": s.deadline.isoformat() if s.deadline else None, "place": s.place, "points": s.points}
+            for s in seats
+        ],
+        "view": None,
+        "legal": [],
+        "blocked": {},
+    }
+    if game.state is None:
+        return payload
+    engine = get_engine(game.engine)
+    payload["view"] = engine.view(game.state, position)
+    if position is not None and game.status == Game.Status.ACTIVE:
+        payload["legal"] = engine.legal_actions(game.state, position)
+        payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
+    return payload
+
+
+def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[dict]) -> dict[str, str]:
+    """For each card in hand that cannot be played now, the engine's reason
+    (shown when the player hovers the card)."""
+    if not legal or not any(a.get("type") == "play" for a in legal):
+        return {}
+    playable = {a.get("card") for a in legal if a.get("type") == "play"}
+    reasons = {}
+    for card in view.get("hand") or []:
+        if card in playable:
+            continue
+        try:
+            engine.apply(state, position, {"type": "play", "card": card})
+        except IllegalMove as exc:
+            reasons[card] = exc.message
+    return reasons
+
+
+def send_game(game_id: int, events: list | None = None) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    game = Game.objects.get(pk=game_id)
+    seats = list(game.seats.select_related("user"))
+    send = async_to_sync(layer.group_send)
+    for position in [None] + [s.position for s in seats]:
+        payload = game_payload(game, position, seats)
+        payload["events"] = events or []
+        try:
+            send(seat_group(game_id, position), {"type": "game.update", "payload": payload})
+        except Exception:  # Redis may be down: the database has the move, clients resync.
+            log.exception("broadcast of game %s failed", game_id)
+            return
+
+
+def game_changed_on_commit(game_id: int, events: list | None = None) -> None:
+    transaction.on_commit(lambda: send_game(game_id, events))

@@ -1,0 +1,107 @@
+"""The game's WebSocket consumer: parse, call a service, send.
+
+Protocol (JSON text frames; see README "WebSocket protocol"):
+  client -> {"type": "move", "action": {...}, "version": 12, "move_id": "uuid"}
+  client -> {"type": "sync"}
+  server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
+  server -> {"type": "ack", "move_id": "...", "version": 13}
+  server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
+"""
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from gameplay import services
+from gameplay.broadcast import game_payload, seat_group
+from gameplay.models import Game
+
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+def _position_for(game_id: int, user) -> tuple[bool, int | None]:
+    """(may connect, seat position or None for a spectator)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return False, None
+    if user.is_authenticated:
+        seat = game.seats.filter(user=user).first()
+        if seat is not None:
+            return True, seat.position
+    return not game.is_private, None
+
+
+def _payload(game_id: int, position: int | None) -> dict:
+    return game_payload(Game.objects.get(pk=game_id), position)
+
+
+def _in_language(user, func, *args):
+    with translation.override(getattr(user, "language", None) or translation.get_language()):
+        return func(*args)
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope["user"]
+        allowed, self.position = await database_sync_to_async(_position_for)(self.game_id, self.user)
+        if not allowed:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.group = seat_group(self.game_id, self.position)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.send_error("bad_request", _("Malformed JSON."))
+            return
+        if not isinstance(content, dict):
+            await self.send_error("bad_request", _("A message must be a JSON object."))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type")
+        if kind == "sync":
+            await self.send_state()
+        elif kind == "move":
+            await self.receive_move(content)
+        else:
+            await self.send_error("bad_request", _("Unknown message type."))
+
+    async def receive_move(self, content: dict) -> None:
+        move_id = content.get("move_id")
+        try:
+            result = await database_sync_to_async(_in_language)(
+                self.user, services.submit_move, self.game_id, self.user,
+                content.get("action"), content.get("version"), move_id,
+            )
+        except services.GameError as exc:
+            await self.send_error(exc.code, exc.message, exc.version, move_id)
+            return
+        await self.send_json({"type": "ack", "move_id": move_id, "version": result.version,
+                              "duplicate": result.duplicate})
+
+    async def send_state(self) -> None:
+        payload = await database_sync_to_async(_in_language)(self.user, _payload, self.game_id, self.position)
+        await self.send_json(payload)
+
+    async def send_error(self, code: str, message, version: int | None = None, move_id=None) -> None:
+        message = _in_language(self.user, str, message)
+        await self.send_json({"type": "error", "code": code, "message": message, "version": version,
+                              "move_id": move_id})
+
+    async def game_update(self, event):
+        await self.send_json(event["payload"])

@@ -1,0 +1,151 @@
+"""What every game engine shares: the ``Engine`` base class, ``IllegalMove``, seeded shuffles.
+
+The engine contract (see ARCHITECTURE.md, "The engine contract")
+-----------------------------------------------------------------
+An engine is a stateless object; a game's whole state is a plain JSON dict
+(string keys, lists, ints, bools, strings, ``None``) that the platform stores
+as it is. ``apply`` never changes the state it is given: it returns a new one
+together with a list of public events.
+
+Randomness (the documented shuffle algorithm)
+---------------------------------------------
+Every shuffle of a game is derived from ``(seed, deal number)`` only:
+
+1. Build the deck in its fixed canonical order (see ``cards.make_deck``).
+2. Take the SHA-256 digest of the UTF-8 text ``f"{seed}:{deal_no}"``; its first
+   8 bytes, read as a big-endian unsigned integer, seed a ``random.Random``
+   (CPython's Mersenne Twister).
+3. Shuffle the deck in place with that generator's ``shuffle``.
+
+Deal number 0 is reserved for choosing the first dealer (Joker's
+"тузование"); the deals of the game are numbered from 1. A game therefore
+replays exactly from its seed and its list of moves, and anyone who learns
+the seed after the game can check every deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow, with a sentence a player understands."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def deal_rng(seed: int, deal_no: int) -> random.Random:
+    """The random generator for one deal: seeded from SHA-256 of ``"{seed}:{deal_no}"``."""
+    digest = hashlib.sha256(f"{seed}:{deal_no}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def shuffled(deck: list[str], seed: int, deal_no: int) -> list[str]:
+    """A new list: ``deck`` (in canonical order) shuffled for deal ``deal_no`` of game ``seed``."""
+    cards = list(deck)
+    deal_rng(seed, deal_no).shuffle(cards)
+    return cards
+
+
+def seed_digest(seed: int) -> str:
+    """The public SHA-256 (hex) of a seed, shown from the start so players can check deals later."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def clone(state: State) -> State:
+    """A deep copy of a JSON state (faster than ``copy.deepcopy`` for plain data)."""
+    return json.loads(json.dumps(state))
+
+
+def require_int(value: object, what: str) -> int:
+    """``value`` if it is an int (not a bool), else ``IllegalMove`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(f"{what} must be a whole number.")
+    return value
+
+
+class Engine:
+    """Base class of the game engines; subclasses implement the contract methods.
+
+    Class attributes: ``slug`` (registry key), ``name`` (shown to players),
+    ``min_players`` and ``max_players``.
+    """
+
+    slug: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+
+    # -- options ---------------------------------------------------------
+    def default_options(self) -> dict:
+        """The options a new table gets when nothing is chosen."""
+        return {}
+
+    def validate_options(self, options: dict) -> dict:
+        """``options`` with defaults filled in; ``ValueError`` for anything unknown or invalid."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"{self.name} options must be a JSON object.")
+        defaults = self.default_options()
+        unknown = sorted(set(options) - set(defaults))
+        if unknown:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise ValueError(f"Unknown option(s) for {self.name}: {', '.join(unknown)} (known: {known}).")
+        return {**defaults, **options}
+
+    def check_players(self, players: int) -> None:
+        """``ValueError`` unless ``players`` fits the game."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError("The number of players must be a whole number.")
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                raise ValueError(f"{self.name} is played by exactly {self.min_players} players.")
+            raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} players.")
+
+    # -- the contract ------------------------------------------------------
+    def start(self, players: int, options: dict, seed: int) -> State:
+        raise NotImplementedError
+
+    def actors(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def timers(self, state: State) -> list[dict]:
+        """Who is on the clock; by default every actor, and expiry forfeits."""
+        return [{"seat": seat, "expiry": "forfeit"} for seat in self.actors(state)]
+
+    def auto_action(self, state: State, seat: int) -> Action:
+        raise NotImplementedError
+
+    def forfeit(self, state: State, seat: int) -> State:
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def sheet(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.slug!r}>"

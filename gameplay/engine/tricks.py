@@ -1,0 +1,195 @@
+"""The trick-taking core shared by Joker and (later) Odessa poker.
+
+A trick is a small immutable value: the trump suit and the cards played so
+far, in order. The functions here answer the two questions of every trick
+game: which cards may a player play now (``obligation``), and who wins a
+complete trick (``Trick.winning_play``). Scoring lives in each game's module.
+
+Joker play modes
+----------------
+A joker is played with a mode:
+
+- led "high" with a named suit S: it is the highest card of S; the others
+  must play their *highest* card of S, else a trump, else anything. It loses
+  only to a trump when S is not trump (the highest trump wins) and to a later
+  joker played "high".
+- led "low" with a named suit S: it is the lowest card of S; the others must
+  follow S with any card, else trump, else anything. It loses to any card of
+  S, to any trump and to a joker played "high"; if none of those was played it
+  wins.
+- not led, "high": beats everything played before it; only a later "high"
+  joker beats it.
+- not led, "low": a discard that cannot win.
+
+A joker may be played at any time, whatever the following duties. In state
+and on the wire a play is ``{"seat", "card", "joker", "suit"}``; ``joker`` and
+``suit`` are ``None`` for ordinary cards, and ``suit`` is set only for a led
+joker. (Odessa's "demand" lead, where the joker wins outright, can be added
+as one more lead mode in ``Trick.winning_play`` and ``obligation``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import cards_of_suit, describe, highest, is_joker, rank_value, suit_of, suit_symbol
+
+HIGH = "high"
+LOW = "low"
+JOKER_MODES = (HIGH, LOW)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One card on the table: who played it and, for a joker, how."""
+
+    seat: int
+    card: str
+    joker: str | None = None
+    suit: str | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return is_joker(self.card)
+
+    @property
+    def is_high_joker(self) -> bool:
+        return self.is_joker and self.joker == HIGH
+
+    @property
+    def card_suit(self) -> str | None:
+        """The suit of an ordinary card; ``None`` for a joker."""
+        return suit_of(self.card)
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "card": self.card, "joker": self.joker, "suit": self.suit}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Play:
+        return cls(seat=data["seat"], card=data["card"], joker=data.get("joker"), suit=data.get("suit"))
+
+
+@dataclass(frozen=True)
+class Trick:
+    """The trump suit (``None`` = no trump) and the plays so far, leader first."""
+
+    trump: str | None
+    plays: tuple[Play, ...] = ()
+
+    @classmethod
+    def from_dicts(cls, plays: Iterable[dict], trump: str | None) -> Trick:
+        return cls(trump=trump, plays=tuple(Play.from_dict(play) for play in plays))
+
+    def to_dicts(self) -> list[dict]:
+        return [play.to_dict() for play in self.plays]
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.plays
+
+    @property
+    def lead(self) -> Play | None:
+        return self.plays[0] if self.plays else None
+
+    @property
+    def led_suit(self) -> str | None:
+        """The suit to follow: the led card's suit, or the suit named by a led joker."""
+        lead = self.lead
+        if lead is None:
+            return None
+        return lead.suit if lead.is_joker else lead.card_suit
+
+    def add(self, play: Play) -> Trick:
+        return Trick(trump=self.trump, plays=self.plays + (play,))
+
+    def winner(self) -> int:
+        """The seat that wins the trick as it stands."""
+        return self.winning_play().seat
+
+    def winning_play(self) -> Play:
+        """The play that wins the trick as it stands (see the module docstring)."""
+        if not self.plays:
+            raise ValueError("An empty trick has no winner")
+        lead = self.plays[0]
+        later_high_jokers = [play for play in self.plays[1:] if play.is_high_joker]
+        if later_high_jokers:
+            return later_high_jokers[-1]
+        best_trump = self._highest_card_of(self.trump)
+        if lead.is_joker:
+            return self._winner_over_led_joker(lead, best_trump)
+        return best_trump or self._highest_card_of(self.led_suit)
+
+    def _winner_over_led_joker(self, lead: Play, best_trump: Play | None) -> Play:
+        if lead.joker == HIGH:
+            trump_beats_it = best_trump is not None and lead.suit != self.trump
+            return best_trump if trump_beats_it else lead
+        return best_trump or self._highest_card_of(lead.suit) or lead
+
+    def _highest_card_of(self, suit: str | None) -> Play | None:
+        """The highest ordinary card of ``suit`` in the trick, if any."""
+        if suit is None:
+            return None
+        of_suit = [play for play in self.plays if play.card_suit == suit]
+        if not of_suit:
+            return None
+        return max(of_suit, key=lambda play: rank_value(play.card))
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """What the rules ask of the next player in a trick.
+
+    ``kind``: ``"lead"`` (any card), ``"follow"`` (any card of ``suit``),
+    ``"highest"`` (the highest card of ``suit``, after a joker led "high"),
+    ``"trump"`` (void in ``led_suit``: any trump), ``"any"`` (void in both).
+    ``cards`` are the ordinary cards allowed; jokers are always allowed.
+    """
+
+    kind: str
+    led_suit: str | None
+    suit: str | None
+    cards: tuple[str, ...]
+
+    def allows(self, card: str) -> bool:
+        return is_joker(card) or card in self.cards
+
+    def refusal(self, card: str) -> str:
+        """Why ``card`` may not be played, in a sentence for the player."""
+        if self.kind == "highest":
+            return (
+                f"The joker asks for the highest {suit_symbol(self.suit)}: "
+                f"you must play {describe(self.cards[0])}."
+            )
+        if self.kind == "follow":
+            return f"You must follow suit: you hold {suit_symbol(self.suit)}."
+        if self.kind == "trump":
+            return (
+                f"You have no {suit_symbol(self.led_suit)}, so you must play a trump: "
+                f"you hold {suit_symbol(self.suit)}."
+            )
+        return f"You may not play {describe(card)} now."
+
+
+def obligation(hand: Sequence[str], trick: Trick) -> Obligation:
+    """What ``hand`` must play on ``trick``: follow, play the highest, trump, or anything."""
+    ordinary = [card for card in hand if not is_joker(card)]
+    if trick.is_empty:
+        return Obligation("lead", None, None, tuple(ordinary))
+    led_suit = trick.led_suit
+    of_led_suit = cards_of_suit(ordinary, led_suit) if led_suit else []
+    if of_led_suit:
+        lead = trick.lead
+        if lead is not None and lead.is_high_joker:
+            return Obligation("highest", led_suit, led_suit, (highest(of_led_suit),))
+        return Obligation("follow", led_suit, led_suit, tuple(of_led_suit))
+    trumps = cards_of_suit(ordinary, trick.trump) if trick.trump else []
+    if trumps:
+        return Obligation("trump", led_suit, trick.trump, tuple(trumps))
+    return Obligation("any", led_suit, None, tuple(ordinary))
+
+
+def allowed_cards(hand: Sequence[str], trick: Trick) -> list[str]:
+    """The cards of ``hand`` that may be played on ``trick`` (jokers always), in hand order."""
+    rule = obligation(hand, trick)
+    return [card for card in hand if rule.allows(card)]

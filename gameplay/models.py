@@ -1,0 +1,178 @@
+"""Game, Seat, Move (append-only) and table chat.
+
+The database is the single source of truth: `Game.state` is the engine state
+after the last move, and it can always be rebuilt from `Game.seed` plus the
+`Move` rows (see `manage.py replay_games`).
+"""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> str:
+    return str(secrets.randbits(63))
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def seed_hash(seed: str) -> str:
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        ACTIVE = "active", _("in play")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class OnTimeout(models.TextChoices):
+        AUTOPLAY = "autoplay", _("automatic move")
+        FORFEIT = "forfeit", _("loss of the game")
+
+    engine = models.CharField(_("game"), max_length=32)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    is_private = models.BooleanField(_("private (invite only)"), default=False)
+    invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+
+    time_preset = models.CharField(_("time control"), max_length=32, blank=True)
+    move_seconds = models.PositiveIntegerField(_("time per move, seconds"), default=86400)
+    reserve_seconds = models.PositiveIntegerField(_("reserve time, seconds"), default=3 * 86400)
+    on_timeout = models.CharField(_("when time runs out"), max_length=16, choices=OnTimeout.choices, default=OnTimeout.AUTOPLAY)
+
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0, editable=False)
+    seed = models.CharField(max_length=32, default=new_seed, editable=False)
+    seed_sha256 = models.CharField(max_length=64, editable=False)
+    turn_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.TextField(_("abort reason"), blank=True)
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def save(self, *args, **kwargs):
+        if not self.seed_sha256:
+            self.seed_sha256 = seed_hash(self.seed)
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.engine} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def time_control_label(self) -> str:
+        from gameplay.clocks import format_duration
+
+        return f"{format_duration(self.move_seconds)} + {format_duration(self.reserve_seconds)}"
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed is secret until the game ends."""
+        return self.seed if self.is_over else None
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    is_bot = models.BooleanField(_("computer player"), default=False)
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    reserve_seconds_left = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    auto_streak = models.PositiveSmallIntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.position}: {self.player_name}"
+
+    @property
+    def player_name(self) -> str:
+        if self.is_bot:
+            return _("Computer %(n)s") % {"n": self.position + 1}
+        return self.user.name if self.user else "—"
+
+    @property
+    def is_taken(self) -> bool:
+        return self.is_bot or self.user_id is not None
+
+
+class Move(models.Model):
+    """One applied action. Append-only: never updated, never deleted while the game lives."""
+
+    class By(models.TextChoices):
+        PLAYER = "player", _("player")
+        TIMEOUT = "timeout", _("timeout")
+        BOT = "bot", _("computer")
+        MODERATOR = "moderator", _("moderator")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    position = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    by = models.CharField(max_length=16, choices=By.choices, default=By.PLAYER)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    client_move_id = models.CharField(max_length=64, null=True, blank=True)
+    time_used_ms = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
+            models.UniqueConstraint(
+                fields=["game", "client_move_id"],
+                condition=models.Q(client_move_id__isnull=False),
+                name="one_move_per_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} seat {self.position}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=500)
+    hidden = models.BooleanField(_("hidden by a moderator"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created_at"]

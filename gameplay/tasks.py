@@ -1,0 +1,24 @@
+"""Celery tasks. Each one only calls a service function, which locks the game
+and re-checks that the task still applies, so a task that runs twice or
+late changes nothing."""
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+
+from gameplay import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def play_bot(game_id: int, version: int) -> None:
+    services.play_bot_move(game_id, version)
+
+
+def queue_bot_move(game_id: int, version: int) -> None:
+    try:
+        play_bot.apply_async((game_id, version), countdown=settings.BOT_MOVE_DELAY)
+    except Exception:  # the broker is down: the move is safe in the database
+        log.exception("could not queue the computer's move for game %s", game_id)

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from gameplay import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.new_game, name="new_game"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/join/", views.join, name="join_game"),
+    path("games/<int:game_id>/leave/", views.leave, name="leave_game"),
+    path("games/<int:game_id>/bots/", views.fill_bots, name="fill_bots"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign_game"),
+    path("games/<int:game_id>/state/", views.state, name="game_state"),
+    path("games/<int:game_id>/move/", views.move, name="game_move"),
+    path("invite/<str:code>/", views.invite, name="invite"),
+]

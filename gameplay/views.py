@@ -1,0 +1,182 @@
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from gameplay import services
+from gameplay.broadcast import game_payload
+from gameplay.engine import get_engine
+from gameplay.forms import NewGameForm
+from gameplay.models import Game
+from scoresheets.sheets import sheet_context
+
+INVITES_SESSION_KEY = "invited_games"
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    open_tables = (
+        Game.objects.filter(status=Game.Status.OPEN, is_private=False)
+        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
+        .select_related("created_by")[:50]
+    )
+    context = {"open_tables": open_tables, "form": NewGameForm(), "my_games": []}
+    if request.user.is_authenticated:
+        context["my_games"] = my_games(request.user)
+        context["public_games"] = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)[:20]
+    return render(request, "gameplay/lobby.html", context)
+
+
+def my_games(user) -> list[dict]:
+    """The user's open and active games, those waiting for his move first."""
+    rows = []
+    games = Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).distinct()
+    for game in games.prefetch_related("seats__user"):
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
+        my_turn = game.status == Game.Status.ACTIVE and seat.position in get_engine(game.engine).actors(game.state)
+        rows.append({"game": game, "seat": seat, "my_turn": my_turn})
+    rows.sort(key=lambda r: (not r["my_turn"], r["game"].status != Game.Status.ACTIVE, -r["game"].pk))
+    return rows
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.create_game(
+                request.user,
+                data["engine"],
+                players=data["players"],
+                time_preset=data["time_preset"],
+                move_seconds=data["move_seconds"],
+                reserve_seconds=data["reserve_seconds"],
+                on_timeout=data["on_timeout"],
+                is_private=data["is_private"],
+            )
+            if data["fill_with_bots"]:
+                services.fill_with_bots(game.pk, request.user)
+        except services.GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(game)
+    return render(request, "gameplay/new_game.html", {"form": form})
+
+
+def visible_game(request: HttpRequest, game_id: int) -> Game:
+    """Public tables can be watched by anyone; private ones by their players
+    and by whoever opened the invite link."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not game.is_private:
+        return game
+    invited = game_id in request.session.get(INVITES_SESSION_KEY, [])
+    if invited or (request.user.is_authenticated and game.seats.filter(user=request.user).exists()):
+        return game
+    raise Http404
+
+
+def _my_position(request: HttpRequest, game: Game) -> int | None:
+    if not request.user.is_authenticated:
+        return None
+    seat = game.seats.filter(user=request.user).first()
+    return seat.position if seat else None
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = visible_game(request, game_id)
+    position = _my_position(request, game)
+    context = {
+        "game": game,
+        "engine": get_engine(game.engine),
+        "position": position,
+        "seats": game.seats.select_related("user"),
+        "payload": game_payload(game, position),
+        "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
+        "moves": game.moves.all() if game.is_over else None,
+        "sheet_context": sheet_context(game),
+    }
+    return render(request, "gameplay/game.html", context)
+
+
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, invite_code=code)
+    invited = request.session.get(INVITES_SESSION_KEY, [])
+    if game.pk not in invited:
+        request.session[INVITES_SESSION_KEY] = invited + [game.pk]
+    return redirect(game)
+
+
+def _run(request: HttpRequest, func, *args) -> None:
+    try:
+        func(*args)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = visible_game(request, game_id)
+    position = request.POST.get("position")
+    _run(request, services.join_game, game.pk, request.user, int(position) if position and position.isdigit() else None)
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    _run(request, services.leave_game, game_id, request.user)
+    return redirect("lobby")
+
+
+@require_POST
+@login_required
+def fill_bots(request: HttpRequest, game_id: int) -> HttpResponse:
+    _run(request, services.fill_with_bots, game_id, request.user)
+    return redirect("game", game_id=game_id)
+
+
+@require_POST
+@login_required
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    _run(request, services.resign, game_id, request.user)
+    return redirect("game", game_id=game_id)
+
+
+@require_GET
+def state(request: HttpRequest, game_id: int) -> JsonResponse:
+    game = visible_game(request, game_id)
+    return JsonResponse(game_payload(game, _my_position(request, game)))
+
+
+def _json_error(code: str, message: str, status: int, version: int | None = None) -> JsonResponse:
+    return JsonResponse({"type": "error", "code": code, "message": message, "version": version}, status=status)
+
+
+ERROR_STATUS = {"not_found": 404, "not_seated": 403, "stale": 409, "bad_request": 400}
+
+
+@require_POST
+def move(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The same move as over WebSocket, for clients without it. Body:
+    {"action": {...}, "version": 12, "move_id": "..."}."""
+    if not request.user.is_authenticated:
+        return _json_error("login_required", _("Log in to play."), 401)
+    try:
+        body = json.loads(request.body or b"")
+    except (ValueError, UnicodeDecodeError):
+        return _json_error("bad_request", _("Malformed JSON."), 400)
+    if not isinstance(body, dict):
+        return _json_error("bad_request", _("A message must be a JSON object."), 400)
+    try:
+        result = services.submit_move(game_id, request.user, body.get("action"), body.get("version"),
+                                      body.get("move_id"))
+    except services.GameError as exc:
+        return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
+    return JsonResponse({"type": "ack", "move_id": body.get("move_id"), "version": result.version,
+                         "duplicate": result.duplicate})
