@@ -11,6 +11,6 @@ PREFERENCES = ("display_name", "language", "time_zone", "email_notifications")
 class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + ((_("Player preferences"), {"fields": PREFERENCES}),)
     add_fieldsets = BaseUserAdmin.add_fieldsets + ((_("Player"), {"fields": ("display_name", "email")}),)
-    list_display = ("username", "display_name", "email", "language", "is_staff", "is_active", "date_joined", "last_login")
+    list_display = ("username", "display_name", "email", "language", "is_staff", "is_active", "last_login")
     list_filter = ("is_staff", "is_superuser", "is_active", "language", "email_notifications")
     search_fields = ("username", "email", "display_name")

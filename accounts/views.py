@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +24,7 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
 PAST = [Game.Status.FINISHED, Game.Status.ABORTED]
 LIST_LIMIT = 50
+LATEST_FIRST = F("game__finished_at").desc(nulls_last=True)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -48,7 +49,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         for seat in seats.filter(game__status__in=CURRENT)
     ]
     current.sort(key=lambda row: (not row["my_turn"], row["game"].status != Game.Status.ACTIVE, -row["game"].pk))
-    past = seats.filter(game__status__in=PAST).order_by("-game__finished_at", "-game_id")[:LIST_LIMIT]
+    past = seats.filter(game__status__in=PAST).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT]
     return render(request, "accounts/profile.html", {"current": current, "past": past})
 
 
@@ -76,7 +77,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": shown,
         "stats": stats,
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
-        "finished": public.filter(game__status=Game.Status.FINISHED).order_by("-game__finished_at")[:LIST_LIMIT],
+        "finished": public.filter(game__status=Game.Status.FINISHED).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT],
     }
     return render(request, "accounts/player.html", context)
 

@@ -81,6 +81,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # A file, not memory: the concurrency tests' threads and the browser
+    # tests' live server must all see the one test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    VAR_DIR.mkdir(exist_ok=True)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -143,8 +147,13 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Seconds a computer player "thinks" before its move.
+# Seconds a computer player "thinks" before its move; after this many more
+# seconds without it, beat's sweep queues the move again.
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
+BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-bot-turns": {"task": "gameplay.tasks.sweep_bot_turns", "schedule": 5.0},
+}
 
 LOGGING = {
     "version": 1,

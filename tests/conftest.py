@@ -70,3 +70,9 @@ def _fresh_in_memory_channel_layer():
     channel_layers.backends.clear()
 
 
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """The real hasher costs ~0.3 s per password; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

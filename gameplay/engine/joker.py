@@ -244,6 +244,36 @@ def pulka_premium(records: list[dict], order: list[int]) -> list[dict]:
     return result
 
 
+def pulka_scores(played: list[dict], deal_numbers: tuple[int, ...], order: list[int]
+                 ) -> tuple[list[int], list[dict] | None]:
+    """A pulka's subtotal per seat and, once it is complete, its premiums.
+
+    ``played`` are the pulka's complete deal records so far. The subtotal is
+    the sum of deal scores plus bonuses minus write-offs (premiums only for a
+    complete pulka).
+    """
+    subtotal = [sum(record["points"][seat] for record in played) for seat in range(PLAYERS)]
+    if len(played) < len(deal_numbers):
+        return subtotal, None
+    premium = pulka_premium(played, order)
+    return [subtotal[s] + premium[s]["bonus"] - premium[s]["written_off"] for s in range(PLAYERS)], premium
+
+
+def played_in_pulkas(history: list[dict]) -> list[tuple[tuple[int, ...], list[dict]]]:
+    """Each pulka's deal numbers with its complete deal records, in order."""
+    records = {record["deal"]: record for record in history}
+    return [(deals, [records[deal] for deal in deals if deal in records]) for deals in PULKA_DEALS]
+
+
+def game_totals(history: list[dict], order: list[int]) -> list[int]:
+    """Totals per seat: every complete deal, plus the premiums of complete pulkas."""
+    totals = [0] * PLAYERS
+    for deals, played in played_in_pulkas(history):
+        subtotal, _ = pulka_scores(played, deals, order)
+        totals = [total + sub for total, sub in zip(totals, subtotal)]
+    return totals
+
+
 class JokerEngine(Engine):
     """The Joker engine (see the module docstring for rules decisions and state layout)."""
 
@@ -508,9 +538,10 @@ class JokerEngine(Engine):
                                 "tricks": list(state["taken"]), "points": points}]
         pulka = pulka_of(deal_no)
         if deal_no == PULKA_DEALS[pulka - 1][-1]:
-            sheet = self.sheet(state)
-            events.append({"type": "pulka_scored", "pulka": pulka,
-                           "subtotal": sheet["pulkas"][pulka - 1]["subtotal"], "totals": sheet["totals"]})
+            deal_numbers, played = played_in_pulkas(state["history"])[pulka - 1]
+            subtotal, _ = pulka_scores(played, deal_numbers, state["order"])
+            events.append({"type": "pulka_scored", "pulka": pulka, "subtotal": subtotal,
+                           "totals": self.totals(state)})
         if deal_no == LAST_DEAL:
             state.update({"phase": "over", "turn": None})
             events.append({"type": "game_over"})
@@ -561,7 +592,7 @@ class JokerEngine(Engine):
 
     def totals(self, state: State) -> list[int]:
         """Current totals per seat (complete deals, plus premiums of complete pulkas)."""
-        return self.sheet(state)["totals"]
+        return game_totals(state["history"], state["order"])
 
     @staticmethod
     def ranking(totals: list[int], order: list[int], forfeited: int | None = None) -> list[int]:
@@ -586,26 +617,20 @@ class JokerEngine(Engine):
 
     def sheet(self, state: State) -> dict:
         """The score sheet: 24 rows in 4 pulkas with marks, subtotals and totals (public only)."""
-        records = {record["deal"]: record for record in state["history"]}
         running = [0] * PLAYERS
         pulkas = []
-        for number, deal_numbers in enumerate(PULKA_DEALS, start=1):
-            pulka = self._sheet_pulka(state, number, deal_numbers, records)
+        for number, (deal_numbers, played) in enumerate(played_in_pulkas(state["history"]), start=1):
+            pulka = self._sheet_pulka(state, number, deal_numbers, played)
             running = [total + sub for total, sub in zip(running, pulka["subtotal"])]
             pulka["total"] = list(running)
             pulkas.append(pulka)
         return {"kind": self.slug, "order": list(state["order"]), "pulkas": pulkas,
                 "totals": running, "ranking": self.ranking(running, state["order"])}
 
-    def _sheet_pulka(self, state: State, number: int, deal_numbers: tuple[int, ...],
-                     records: dict[int, dict]) -> dict:
-        played = [records[deal] for deal in deal_numbers if deal in records]
-        complete = len(played) == len(deal_numbers)
-        premium = pulka_premium(played, state["order"]) if complete else None
+    def _sheet_pulka(self, state: State, number: int, deal_numbers: tuple[int, ...], played: list[dict]) -> dict:
+        subtotal, premium = pulka_scores(played, deal_numbers, state["order"])
+        records = {record["deal"]: record for record in played}
         spoiled_from = [self._first_miss(played, seat) for seat in range(PLAYERS)]
-        subtotal = [sum(record["points"][seat] for record in played) for seat in range(PLAYERS)]
-        if premium is not None:
-            subtotal = [subtotal[s] + premium[s]["bonus"] - premium[s]["written_off"] for s in range(PLAYERS)]
         deals = [self._sheet_row(state, deal, records.get(deal), premium, spoiled_from, deal == deal_numbers[-1])
                  for deal in deal_numbers]
         premium_summary = None
@@ -614,7 +639,7 @@ class JokerEngine(Engine):
                                 "written_off": p["written_off"], "written_off_by": p["written_off_by"]}
                                for p in premium]
         return {"number": number, "deals": deals, "premium": premium_summary,
-                "subtotal": subtotal, "total": None, "complete": complete}
+                "subtotal": subtotal, "total": None, "complete": premium is not None}
 
     @staticmethod
     def _first_miss(records: list[dict], seat: int) -> int | None:

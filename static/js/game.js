@@ -3,7 +3,7 @@
 // view, so a lost message costs nothing: the next one (or a "sync") repairs it.
 (function () {
   "use strict";
-  const t = window.gettext || ((s) => s);
+  const gettext = window.gettext || ((s) => s);
   const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
   const root = document.getElementById("table");
   if (!root) return;
@@ -80,7 +80,7 @@
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify(message),
       }).then((r) => r.json()).then((msg) => { receive(msg); sync(); })
-        .catch(() => { pending = null; showError(t("The move could not be sent. Try again.")); });
+        .catch(() => { pending = null; showError(gettext("The move could not be sent. Try again.")); });
     }
     render();
   }
@@ -123,27 +123,27 @@
 
   function playerName(position) {
     const p = current.players.find((x) => x.position === position);
-    return p && p.name ? p.name : interpolate(t("Seat %(n)s"), { n: position + 1 }, true);
+    return p && p.name ? p.name : interpolate(gettext("Seat %(n)s"), { n: position + 1 }, true);
   }
 
   function suitName(suit) {
-    return suit ? SUITS[suit] : t("no trump");
+    return suit ? SUITS[suit] : gettext("no trump");
   }
 
   function describe(event) {
     const who = playerName(event.seat);
     switch (event.type) {
       case "played": {
-        let s = interpolate(t("%(who)s played %(card)s"), { who: who, card: cardLabel(event.card) }, true);
+        let s = interpolate(gettext("%(who)s played %(card)s"), { who: who, card: cardLabel(event.card) }, true);
         if (event.joker) s += " (" + jokerLabel(event.joker, event.suit) + ")";
         return s;
       }
-      case "bid": return interpolate(t("%(who)s bid %(n)s"), { who: who, n: event.tricks }, true);
-      case "trump": return interpolate(t("%(who)s named trump: %(suit)s"), { who: who, suit: suitName(event.suit) }, true);
-      case "trick": return interpolate(t("%(who)s took the trick"), { who: playerName(event.winner) }, true);
-      case "new_deal": return interpolate(t("Deal %(n)s begins"), { n: event.deal }, true);
-      case "resigned": return interpolate(t("%(who)s resigned"), { who: who }, true);
-      case "game_over": return t("The game is over");
+      case "bid": return interpolate(gettext("%(who)s bid %(n)s"), { who: who, n: event.tricks }, true);
+      case "trump": return interpolate(gettext("%(who)s named trump: %(suit)s"), { who: who, suit: suitName(event.suit) }, true);
+      case "trick": return interpolate(gettext("%(who)s took the trick"), { who: playerName(event.winner) }, true);
+      case "new_deal": return interpolate(gettext("Deal %(n)s begins"), { n: event.deal }, true);
+      case "resigned": return interpolate(gettext("%(who)s resigned"), { who: who }, true);
+      case "game_over": return gettext("The game is over");
       default: return null;
     }
   }
@@ -156,7 +156,7 @@
   }
 
   function jokerLabel(mode, suit) {
-    const modeText = mode === "high" ? t("high") : t("low");
+    const modeText = mode === "high" ? gettext("high") : gettext("low");
     return suit ? modeText + " " + SUITS[suit] : modeText;
   }
 
@@ -189,29 +189,29 @@
   }
 
   function statusText(status) {
-    return { finished: t("finished"), aborted: t("aborted"), active: t("in play") }[status] || status;
+    return { finished: gettext("finished"), aborted: gettext("aborted"), active: gettext("in play") }[status] || status;
   }
 
   function renderInfo(view) {
     const items = [
-      interpolate(t("Deal %(n)s of %(total)s"), { n: view.deal, total: view.deals_total }, true),
-      interpolate(t("Pulka %(n)s"), { n: view.pulka }, true),
-      interpolate(t("%(n)s cards each"), { n: view.cards }, true),
-      interpolate(t("Dealer: %(who)s"), { who: playerName(view.dealer) }, true),
+      interpolate(gettext("Deal %(n)s of %(total)s"), { n: view.deal, total: view.deals_total }, true),
+      interpolate(gettext("Pulka %(n)s"), { n: view.pulka }, true),
+      interpolate(gettext("%(n)s cards each"), { n: view.cards }, true),
+      interpolate(gettext("Dealer: %(who)s"), { who: playerName(view.dealer) }, true),
     ];
-    const trump = el("span", { class: "trump" }, [t("Trump") + ": "]);
-    if (view.phase === "trump") trump.appendChild(document.createTextNode(t("being chosen")));
+    const trump = el("span", { class: "trump" }, [gettext("Trump") + ": "]);
+    if (view.phase === "trump") trump.appendChild(document.createTextNode(gettext("being chosen")));
     else if (view.trump) trump.appendChild(el("span", { class: "suit" + (RED[view.trump] ? " red" : ""), text: SUITS[view.trump] }));
-    else trump.appendChild(document.createTextNode(t("no trump")));
+    else trump.appendChild(document.createTextNode(gettext("no trump")));
     if (view.trump_card) { trump.appendChild(document.createTextNode(" ")); trump.appendChild(cardNode(view.trump_card, { class: "card small" })); }
     const info = el("div", { class: "deal-info" }, items.map((s) => el("span", { text: s })).concat([trump]));
     if (view.bids_status) {
-      const label = view.bids_status === "over" ? t("over: someone takes too many") : t("under: someone falls short");
+      const label = view.bids_status === "over" ? gettext("over: someone takes too many") : gettext("under: someone falls short");
       info.appendChild(el("span", { class: "bids-status " + view.bids_status, text: label }));
     }
     if (view.deal === 1 && view.tuz && view.tuz.length) {
       const tuz = el("details", { class: "tuz", open: view.phase !== "play" }, [
-        el("summary", { text: interpolate(t("Choosing the first dealer: %(who)s got the first ace"), { who: playerName(view.first_dealer) }, true) }),
+        el("summary", { text: interpolate(gettext("Choosing the first dealer: %(who)s got the first ace"), { who: playerName(view.first_dealer) }, true) }),
         el("ol", {}, view.tuz.map((x) => el("li", {}, [playerName(x.seat) + ": ", cardNode(x.card)]))),
       ]);
       info.appendChild(tuz);
@@ -229,13 +229,13 @@
       const bid = view.bids[pos];
       const box = el("div", { class: "seat seat-" + i + (acting ? " acting" : "") + (pos === current.seat ? " me" : ""), "data-position": pos }, [
         el("div", { class: "name" }, [playerName(pos), player.is_bot ? el("small", { text: " 🤖" }) : null,
-          pos === view.dealer ? el("span", { class: "dealer-mark", title: t("dealer"), text: " D" }) : null]),
+          pos === view.dealer ? el("span", { class: "dealer-mark", title: gettext("dealer"), text: " D" }) : null]),
         el("div", { class: "stats" }, [
-          el("span", { class: "bid", text: t("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) }),
-          el("span", { class: "taken", text: " " + t("took") + ": " + view.taken[pos] }),
-          el("span", { class: "hand-size", text: " · " + interpolate(t("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
+          el("span", { class: "bid", text: gettext("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) }),
+          el("span", { class: "taken", text: " " + gettext("took") + ": " + view.taken[pos] }),
+          el("span", { class: "hand-size", text: " · " + interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
         ]),
-        acting ? el("div", { class: "turn-mark", text: pos === current.seat ? t("Your move") : t("Thinking…") }) : null,
+        acting ? el("div", { class: "turn-mark", text: pos === current.seat ? gettext("Your move") : gettext("Thinking…") }) : null,
       ]);
       seats.appendChild(box);
     }
@@ -251,15 +251,15 @@
     if (view.last_trick && (!view.trick || view.trick.length === 0)) {
       const last = view.last_trick;
       center.appendChild(el("div", { class: "last-trick" }, [
-        el("small", { text: interpolate(t("Last trick: %(who)s"), { who: playerName(last.winner) }, true) + " " }),
+        el("small", { text: interpolate(gettext("Last trick: %(who)s"), { who: playerName(last.winner) }, true) + " " }),
       ].concat((last.cards || last.plays || []).map((p) => cardNode(p.card, { class: "card small" })))));
     }
     if (view.finished && view.outcome) {
       const ranking = view.outcome.places.map((place, pos) => ({ place, pos })).sort((a, b) => a.place - b.place);
-      center.appendChild(el("div", { class: "outcome" }, [el("h3", { text: t("Game over") }),
+      center.appendChild(el("div", { class: "outcome" }, [el("h3", { text: gettext("Game over") }),
         el("ol", {}, ranking.map((r) => el("li", { text: playerName(r.pos) + " — " + (view.outcome.scores[r.pos] / 100).toFixed(1) })))]));
     }
-    if (current.status === "aborted") center.appendChild(el("p", { class: "notice", text: t("This game was aborted.") }));
+    if (current.status === "aborted") center.appendChild(el("p", { class: "notice", text: gettext("This game was aborted.") }));
     return center;
   }
 
@@ -267,20 +267,20 @@
     const legal = current.legal || [];
     const box = el("div", { class: "controls" });
     if (view.phase === "trump" && legal.some((a) => a.type === "trump")) {
-      box.appendChild(el("p", { class: "prompt", text: t("Name the trump after seeing your first three cards:") }));
+      box.appendChild(el("p", { class: "prompt", text: gettext("Name the trump after seeing your first three cards:") }));
       box.appendChild(el("div", { class: "choices trump-choices" }, legal.filter((a) => a.type === "trump").map((a) =>
         el("button", { type: "button", class: "choice", "data-trump": a.suit || "none", disabled: pending, onclick: () => send(a),
-          text: a.suit ? SUITS[a.suit] : t("No trump") }))));
+          text: a.suit ? SUITS[a.suit] : gettext("No trump") }))));
     }
     if (view.phase === "bid" && view.actors.includes(current.seat)) {
-      box.appendChild(el("p", { class: "prompt", text: t("Your bid:") }));
+      box.appendChild(el("p", { class: "prompt", text: gettext("Your bid:") }));
       const bids = new Set(legal.filter((a) => a.type === "bid").map((a) => a.tricks));
       const buttons = [];
       for (let n = 0; n <= view.cards; n++) {
         const allowed = bids.has(n);
         buttons.push(el("button", { type: "button", class: "choice bid-choice", "data-bid": n, disabled: !allowed || pending,
-          title: allowed ? null : t("The dealer may not make the bids add up to the number of cards."),
-          onclick: () => send({ type: "bid", tricks: n }), text: n === 0 ? t("Pass") : String(n) }));
+          title: allowed ? null : gettext("The dealer may not make the bids add up to the number of cards."),
+          onclick: () => send({ type: "bid", tricks: n }), text: n === 0 ? gettext("Pass") : String(n) }));
       }
       box.appendChild(el("div", { class: "choices bids" }, buttons));
     }
@@ -292,10 +292,10 @@
   function renderHand(view, legal) {
     const plays = legal.filter((a) => a.type === "play");
     const playable = new Set(plays.map((a) => a.card));
-    const hand = el("div", { class: "hand", "aria-label": t("Your cards") });
+    const hand = el("div", { class: "hand", "aria-label": gettext("Your cards") });
     (view.hand || []).forEach((code) => {
       const canPlay = playable.has(code) && !pending;
-      const reason = current.blocked[code] || (view.phase === "play" && !view.actors.includes(current.seat) ? t("Not your turn.") : null);
+      const reason = current.blocked[code] || (view.phase === "play" && !view.actors.includes(current.seat) ? gettext("Not your turn.") : null);
       hand.appendChild(el("button", {
         type: "button", class: "card-button" + (canPlay ? " playable" : ""), "data-card": code,
         disabled: !canPlay, title: canPlay ? null : reason,
@@ -313,8 +313,8 @@
     const choices = variants.map((a) => el("button", { type: "button", class: "choice joker-choice",
       "data-joker": a.joker + (a.suit ? "-" + a.suit : ""),
       onclick: () => { jokerCard = null; send(a); }, text: jokerLabel(a.joker, a.suit) }));
-    choices.push(el("button", { type: "button", class: "secondary", onclick: () => { jokerCard = null; render(); }, text: t("Cancel") }));
-    return el("div", { class: "choices joker-choices" }, [el("p", { class: "prompt", text: t("How do you play the joker?") })].concat(choices));
+    choices.push(el("button", { type: "button", class: "secondary", onclick: () => { jokerCard = null; render(); }, text: gettext("Cancel") }));
+    return el("div", { class: "choices joker-choices" }, [el("p", { class: "prompt", text: gettext("How do you play the joker?") })].concat(choices));
   }
 
   let sheetVersion = null;

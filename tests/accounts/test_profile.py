@@ -1,5 +1,8 @@
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from gameplay.models import Game, Seat
 
@@ -63,8 +66,10 @@ def test_profile_works_when_the_engine_fails(signed_in, user, monkeypatch):
 
 
 def test_profile_lists_finished_games_with_place_and_points(signed_in, user):
-    finished = make_game(user, "finished", place=2, points=-137)
     aborted = make_game(user, "aborted")
+    finished = make_game(user, "finished", place=2, points=-137)
+    Game.objects.filter(pk=finished.pk).update(finished_at=timezone.now())
+    Game.objects.filter(pk=aborted.pk).update(finished_at=timezone.now() - timedelta(days=1))
 
     response = signed_in.get(reverse("profile"))
 

@@ -1,0 +1,1 @@
+"""Benchmarks (not run by the test command). See bench/README.md."""

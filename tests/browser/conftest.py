@@ -1,0 +1,194 @@
+"""The browser tests' real parts: the site served by daphne, and Debian's Chromium.
+
+The server is the Procfile's `daphne config.asgi:application`, started as a
+child process on a free loopback port, against its own throwaway SQLite file
+(migrated first). Without REDIS_URL that process uses the in-memory channel
+layer and runs Celery eagerly, so computer players move right after the
+human's move and every move reaches the page over the WebSocket. The test
+process never touches that database: scenario set-ups run
+`python -m tests.browser.scenario` with the same environment.
+
+Playwright cannot download browsers here; it drives /usr/bin/chromium. When
+that is missing the tests are skipped, or fail when CI=true.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_SECONDS = 40
+SETUP_SECONDS = 120
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    url: str
+    env: dict
+    log_path: Path
+    proc: subprocess.Popen = field(repr=False)
+
+    def log_tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def run_scenario(self, name: str, *args: str) -> dict:
+        """Run `tests/browser/scenario.py NAME ARGS` against the server's database; its JSON output."""
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.browser.scenario", name, *args],
+            cwd=BASE_DIR, env=self.env, capture_output=True, text=True, timeout=SETUP_SECONDS,
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"scenario {name} failed:\n{done.stdout}\n{done.stderr}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
+        return CHROMIUM
+    message = f"Chromium is not installed at {CHROMIUM} (Debian package `chromium`); the browser tests need it."
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " CI=true: install it (see .ci/run) rather than skip.", pytrace=False)
+    pytest.skip(message)
+
+
+def server_env(workdir: Path) -> dict:
+    env = dict(os.environ)
+    env.pop("EMBEDDED_REDIS", None)
+    env.update({
+        # Empty rather than unset, so that a REDIS_URL in .env cannot win either.
+        "REDIS_URL": "",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "DATABASE_CONN_MAX_AGE": "0",
+        "DEBUG": "true",  # static files straight from static/ (WhiteNoise uses the finders)
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "BOT_MOVE_DELAY": "0",
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+def _wait_until_serving(url: str, proc: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log_path.read_text(errors='replace')}")
+        try:
+            with urllib.request.urlopen(url + "/", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"daphne did not answer within {SERVER_START_SECONDS}s:\n"
+                               f"{log_path.read_text(errors='replace')}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory, chromium_executable):
+    """The whole site (HTTP + WebSocket) served by daphne in a child process."""
+    workdir = tmp_path_factory.mktemp("browser-site")
+    env = server_env(workdir)
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=SETUP_SECONDS,
+    )
+    if migrated.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = workdir / "daphne.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "--access-log", str(workdir / "access.log"), "config.asgi:application"],
+            cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    server = LiveServer(url=url, env=env, log_path=log_path, proc=proc)
+    try:
+        _wait_until_serving(url, proc, log_path)
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+        # Shown by pytest only when something in this module failed.
+        print("---- daphne log (tail) ----\n" + server.log_tail())
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_executable, args=CHROMIUM_ARGS,
+                                              headless=True, timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def collect_console_error(page, message) -> None:
+    # The site has no favicon; Chromium asks for one anyway.
+    if message.type == "error" and not (message.location or {}).get("url", "").endswith("/favicon.ico"):
+        page.js_errors.append(f"console: {message.text} ({(message.location or {}).get('url')})")
+
+
+@pytest.fixture
+def page(browser, live_site):
+    """A fresh English-speaking visitor. Page errors and console errors are
+    collected in `page.js_errors` for the test to check."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900},
+                                  base_url=live_site.url)
+    context.set_default_timeout(15_000)
+    context.set_default_navigation_timeout(20_000)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda exc: page.js_errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: collect_console_error(page, msg))
+    try:
+        yield page
+    finally:
+        context.close()

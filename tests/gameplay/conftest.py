@@ -1,0 +1,38 @@
+import pytest
+from django.test import Client
+
+from gameplay import services
+from gameplay.engine import get_engine
+from gameplay.models import Game
+
+JOKER = get_engine("joker")
+
+
+@pytest.fixture
+def players(django_user_model):
+    return [django_user_model.objects.create_user(f"player{i}", password="pw-not-used-1") for i in range(4)]
+
+
+@pytest.fixture
+def joker_game(players) -> Game:
+    """A started Joker game with four people."""
+    game = services.create_game(players[0], "joker")
+    for user in players[1:]:
+        services.join_game(game.pk, user)
+    game.refresh_from_db()
+    return game
+
+
+def acting_player(game: Game, players):
+    position = JOKER.actors(game.state)[0]
+    return position, players[position]
+
+
+def a_legal_action(game: Game, position: int) -> dict:
+    return JOKER.legal_actions(game.state, position)[0]
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
