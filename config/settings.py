@@ -1,5 +1,6 @@
 """Settings, read from the environment (see README "Configuration")."""
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -83,7 +84,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file, not memory: the concurrency tests' threads and the browser
     # tests' live server must all see the one test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # One per test process, so test runs side by side don't share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": env.str("TEST_DB_NAME", default=str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3"))
+    }
     VAR_DIR.mkdir(exist_ok=True)
 
 AUTH_USER_MODEL = "accounts.User"

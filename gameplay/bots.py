@@ -70,7 +70,7 @@ def choose_trump(seen: list[str]) -> str | None:
     ordinary = [card for card in seen if not is_joker(card)]
     if not ordinary:
         return None
-    lengths = Counter(suit_of(card) for card in ordinary)
+    lengths = Counter(card[1] for card in ordinary)
 
     def strength(suit: str) -> tuple[int, int]:
         return lengths[suit], sum(rank_value(card) for card in ordinary if suit_of(card) == suit)
@@ -175,5 +175,5 @@ def choose_lead(legal: list[Action], trump: str | None, wants_tricks: bool) -> A
 
 
 def _longest_suit(cards: list[str]) -> str:
-    lengths = Counter(suit_of(card) for card in cards)
+    lengths = Counter(card[1] for card in cards)
     return max(SUITS, key=lambda suit: lengths[suit])

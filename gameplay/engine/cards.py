@@ -14,6 +14,7 @@ JSON state as they are.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeGuard
 
 RANKS = "23456789TJQKA"
 SUITS = "SCDH"
@@ -30,7 +31,7 @@ def is_joker(card: str) -> bool:
     return card in JOKERS
 
 
-def is_card(code: object) -> bool:
+def is_card(code: object) -> TypeGuard[str]:
     """True if ``code`` is a well-formed card string (any rank 2..A, or a joker)."""
     if not isinstance(code, str):
         return False
@@ -39,7 +40,7 @@ def is_card(code: object) -> bool:
     return len(code) == 2 and code[0] in RANKS and code[1] in SUITS
 
 
-def is_suit(code: object) -> bool:
+def is_suit(code: object) -> TypeGuard[str]:
     """True if ``code`` is one of ``S C D H``."""
     return isinstance(code, str) and len(code) == 1 and code in SUITS
 

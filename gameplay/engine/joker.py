@@ -87,7 +87,7 @@ from .cards import (
     suit_of,
 )
 from .core import Action, Engine, Event, IllegalMove, State, clone, require_int, shuffled
-from .tricks import HIGH, JOKER_MODES, LOW, Play, Trick, obligation
+from .tricks import JOKER_MODES, LOW, Play, Trick, obligation
 
 PLAYERS = 4
 TUZ_DEAL_NO = 0
@@ -110,7 +110,18 @@ ACTION_KEYS = {
     "bid": {"type", "tricks"},
     "play": {"type", "card", "joker", "suit"},
 }
-PHASE_TASKS = {"trump": "choose the trump", "bid": "bid", "play": "play a card"}
+
+
+class Phase:
+    """The phases of a game, stored in the state as plain strings."""
+
+    TRUMP = "trump"  # 9-card deals: the dealer's left names the trump
+    BID = "bid"
+    PLAY = "play"
+    OVER = "over"
+
+
+PHASE_TASKS = {Phase.TRUMP: "choose the trump", Phase.BID: "bid", Phase.PLAY: "play a card"}
 
 
 def joker_deck() -> list[str]:
@@ -168,7 +179,7 @@ def bids_status(bids: list[int | None], cards: int) -> str | None:
     """``"over"`` (пихается) or ``"under"`` (отнимается) once every bid is in, else ``None``."""
     if any(bid is None for bid in bids):
         return None
-    total = sum(bids)
+    total = sum(bid for bid in bids if bid is not None)
     if total > cards:
         return "over"
     if total < cards:
@@ -270,7 +281,7 @@ def game_totals(history: list[dict], order: list[int]) -> list[int]:
     totals = [0] * PLAYERS
     for deals, played in played_in_pulkas(history):
         subtotal, _ = pulka_scores(played, deals, order)
-        totals = [total + sub for total, sub in zip(totals, subtotal)]
+        totals = [total + sub for total, sub in zip(totals, subtotal, strict=True)]
     return totals
 
 
@@ -328,20 +339,20 @@ class JokerEngine(Engine):
             "turn": next_seat(dealer),
         })
         if cards == FULL_HAND:
-            state.update({"phase": "trump", "trump": None, "trump_card": None,
+            state.update({"phase": Phase.TRUMP, "trump": None, "trump_card": None,
                           "trump_chooser": next_seat(dealer)})
         else:
             turned = rest[0]
-            state.update({"phase": "bid", "trump": suit_of(turned), "trump_card": turned,
+            state.update({"phase": Phase.BID, "trump": suit_of(turned), "trump_card": turned,
                           "trump_chooser": None})
 
     # -- whose turn ------------------------------------------------------------
 
     def actors(self, state: State) -> list[int]:
-        return [] if state["phase"] == "over" else [state["turn"]]
+        return [] if state["phase"] == Phase.OVER else [state["turn"]]
 
     def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
+        return state["phase"] == Phase.OVER
 
     def timers(self, state: State) -> list[dict]:
         """The player to move is on the clock; on expiry the platform applies ``auto_action``."""
@@ -353,9 +364,9 @@ class JokerEngine(Engine):
         if seat not in self.actors(state):
             return []
         phase = state["phase"]
-        if phase == "trump":
+        if phase == Phase.TRUMP:
             return self._legal_trumps()
-        if phase == "bid":
+        if phase == Phase.BID:
             return [{"type": "bid", "tricks": tricks} for tricks in self._allowed_bids(state, seat)]
         return self._legal_plays(state, seat)
 
@@ -407,13 +418,13 @@ class JokerEngine(Engine):
         new_state = clone(state)
         if is_auto:
             new_state["auto"][seat] = True
-        handler = {"trump": self._apply_trump, "bid": self._apply_bid, "play": self._apply_play}[phase]
+        handler = {Phase.TRUMP: self._apply_trump, Phase.BID: self._apply_bid, Phase.PLAY: self._apply_play}[phase]
         events = handler(new_state, seat, action)
         events[0]["auto"] = is_auto
         return new_state, events
 
     def _check_turn(self, state: State, seat: Any) -> None:
-        if state["phase"] == "over":
+        if state["phase"] == Phase.OVER:
             raise IllegalMove("The game is over.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise IllegalMove(f"There is no seat {seat!r} at this table.")
@@ -443,7 +454,7 @@ class JokerEngine(Engine):
         if suit is not None and not is_suit(suit):
             raise IllegalMove(f"{suit!r} is not a suit: name S, C, D or H, or null for no trump.")
         state["trump"] = suit
-        state["phase"] = "bid"
+        state["phase"] = Phase.BID
         state["turn"] = next_seat(state["dealer"])
         return [{"type": "trump", "seat": seat, "suit": suit}]
 
@@ -462,7 +473,7 @@ class JokerEngine(Engine):
         state["bids"][seat] = tricks
         events: list[Event] = [{"type": "bid", "seat": seat, "tricks": tricks}]
         if seat == state["dealer"]:
-            state["phase"] = "play"
+            state["phase"] = Phase.PLAY
             state["turn"] = next_seat(state["dealer"])
             events.append({"type": "bids_complete", "status": bids_status(state["bids"], cards)})
         else:
@@ -543,7 +554,7 @@ class JokerEngine(Engine):
             events.append({"type": "pulka_scored", "pulka": pulka, "subtotal": subtotal,
                            "totals": self.totals(state)})
         if deal_no == LAST_DEAL:
-            state.update({"phase": "over", "turn": None})
+            state.update({"phase": Phase.OVER, "turn": None})
             events.append({"type": "game_over"})
             return events
         self._deal_into(state, deal_no + 1)
@@ -558,9 +569,9 @@ class JokerEngine(Engine):
         if seat not in self.actors(state):
             raise IllegalMove("It is not your turn.")
         phase = state["phase"]
-        if phase == "trump":
+        if phase == Phase.TRUMP:
             return {"type": "trump", "suit": None}
-        if phase == "bid":
+        if phase == Phase.BID:
             return {"type": "bid", "tricks": self._allowed_bids(state, seat)[0]}
         return self._weakest_play(state, seat)
 
@@ -580,12 +591,12 @@ class JokerEngine(Engine):
 
     def forfeit(self, state: State, seat: int) -> State:
         """A new state: the game ends now, ``seat`` is placed last (time-out forfeit or resignation)."""
-        if state["phase"] == "over":
+        if state["phase"] == Phase.OVER:
             raise IllegalMove("The game is already over.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise IllegalMove(f"There is no seat {seat!r} at this table.")
         new_state = clone(state)
-        new_state.update({"phase": "over", "turn": None, "forfeited": seat})
+        new_state.update({"phase": Phase.OVER, "turn": None, "forfeited": seat})
         return new_state
 
     # -- results -------------------------------------------------------------
@@ -621,7 +632,7 @@ class JokerEngine(Engine):
         pulkas = []
         for number, (deal_numbers, played) in enumerate(played_in_pulkas(state["history"]), start=1):
             pulka = self._sheet_pulka(state, number, deal_numbers, played)
-            running = [total + sub for total, sub in zip(running, pulka["subtotal"])]
+            running = [total + sub for total, sub in zip(running, pulka["subtotal"], strict=True)]
             pulka["total"] = list(running)
             pulkas.append(pulka)
         return {"kind": self.slug, "order": list(state["order"]), "pulkas": pulkas,
@@ -648,20 +659,20 @@ class JokerEngine(Engine):
 
     def _sheet_row(self, state: State, deal_no: int, record: dict | None, premium: list[dict] | None,
                    spoiled_from: list[int | None], is_last_of_pulka: bool) -> dict:
-        row = {"deal": deal_no, "cards": cards_in_deal(deal_no),
+        row: dict[str, Any] = {"deal": deal_no, "cards": cards_in_deal(deal_no),
                "dealer": dealer_of(state["first_dealer"], deal_no), "complete": record is not None}
         if record is not None:
             row.update({"trump": record["trump"], "trump_card": record["trump_card"]})
             cells = [self._complete_cell(record, seat, premium, is_last_of_pulka) for seat in range(PLAYERS)]
         elif deal_no == state["deal"]:
-            row.update({"trump": state["trump"] if state["phase"] != "trump" else None,
+            row.update({"trump": state["trump"] if state["phase"] != Phase.TRUMP else None,
                         "trump_card": state["trump_card"]})
             cells = [self._current_cell(state, seat) for seat in range(PLAYERS)]
         else:
             row.update({"trump": None, "trump_card": None})
             cells = [self._empty_cell() for _ in range(PLAYERS)]
-        for seat, cell in enumerate(cells):
-            cell["spoiled"] = spoiled_from[seat] is not None and deal_no >= spoiled_from[seat]
+        for cell, first_miss in zip(cells, spoiled_from, strict=True):
+            cell["spoiled"] = first_miss is not None and deal_no >= first_miss
         row["cells"] = cells
         return row
 
@@ -673,7 +684,7 @@ class JokerEngine(Engine):
     def _current_cell(self, state: State, seat: int) -> dict:
         cell = self._empty_cell()
         cell.update({"bid": state["bids"][seat],
-                     "tricks": state["taken"][seat] if state["phase"] == "play" else None,
+                     "tricks": state["taken"][seat] if state["phase"] == Phase.PLAY else None,
                      "joker": state["joker_shown"][seat], "auto": state["auto"][seat]})
         return cell
 
@@ -692,12 +703,24 @@ class JokerEngine(Engine):
     # -- what a seat may see -------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict:
-        """Everything ``seat`` may know (``None``: a spectator, who sees no hand)."""
+        """Everything ``seat`` may know (``None``: a spectator, who sees no hand).
+
+        Keys: ``game seat players phase finished``; the deal: ``deal
+        deals_total pulka cards dealer first_dealer order tuz``; trump:
+        ``trump trump_card trump_chooser trump_chosen``; turn: ``actors turn``;
+        bidding: ``bids bids_sum bids_status forbidden_bid``; play: ``taken
+        trick leader last_trick``; cards: ``hand_sizes hand`` (own cards,
+        sorted: jokers, trump, then ♠ ♥ ♣ ♦, aces first; only the first 3 for
+        the trump chooser and none for the others while trump is being named;
+        ``None`` for spectators), ``legal_actions``; results: ``totals
+        forfeited outcome``. Never another hand, the rest of the deck or the
+        seed.
+        """
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS):
             raise ValueError(f"There is no seat {seat!r} at this table.")
         phase = state["phase"]
         trick = self._current_trick(state)
-        over = phase == "over"
+        over = phase == Phase.OVER
         return {
             "game": self.slug,
             "seat": seat,
@@ -715,7 +738,7 @@ class JokerEngine(Engine):
             "trump": state["trump"],
             "trump_card": state["trump_card"],
             "trump_chooser": state["trump_chooser"],
-            "trump_chosen": state["trump_chooser"] is not None and phase != "trump",
+            "trump_chosen": state["trump_chooser"] is not None and phase != Phase.TRUMP,
             "actors": self.actors(state),
             "turn": state["turn"],
             "bids": list(state["bids"]),
@@ -724,7 +747,7 @@ class JokerEngine(Engine):
             "forbidden_bid": self._visible_forbidden_bid(state),
             "taken": list(state["taken"]),
             "trick": trick.to_dicts(),
-            "leader": trick.lead.seat if trick.lead else (state["turn"] if phase == "play" else None),
+            "leader": trick.lead.seat if trick.lead else (state["turn"] if phase == Phase.PLAY else None),
             "last_trick": clone(state["last_trick"]) if state["last_trick"] else None,
             "hand_sizes": [len(hand) for hand in state["hands"]],
             "hand": self._visible_hand(state, seat),
@@ -735,7 +758,7 @@ class JokerEngine(Engine):
         }
 
     def _visible_forbidden_bid(self, state: State) -> int | None:
-        if state["phase"] != "bid" or state["turn"] != state["dealer"]:
+        if state["phase"] != Phase.BID or state["turn"] != state["dealer"]:
             return None
         return self._forbidden_bid(state, state["dealer"])
 
@@ -745,6 +768,6 @@ class JokerEngine(Engine):
         if seat is None:
             return None
         hand = state["hands"][seat]
-        if state["phase"] == "trump":
+        if state["phase"] == Phase.TRUMP:
             hand = hand[:PACKET_FOR_FULL_HAND] if seat == state["trump_chooser"] else []
         return sort_hand(hand, state["trump"])

@@ -118,12 +118,13 @@ class Trick:
         best_trump = self._highest_card_of(self.trump)
         if lead.is_joker:
             return self._winner_over_led_joker(lead, best_trump)
-        return best_trump or self._highest_card_of(self.led_suit)
+        return best_trump or self._highest_card_of(self.led_suit) or lead
 
     def _winner_over_led_joker(self, lead: Play, best_trump: Play | None) -> Play:
         if lead.joker == HIGH:
-            trump_beats_it = best_trump is not None and lead.suit != self.trump
-            return best_trump if trump_beats_it else lead
+            if best_trump is not None and lead.suit != self.trump:
+                return best_trump
+            return lead
         return best_trump or self._highest_card_of(lead.suit) or lead
 
     def _highest_card_of(self, suit: str | None) -> Play | None:

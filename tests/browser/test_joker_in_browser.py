@@ -126,6 +126,7 @@ def test_sign_up_create_a_table_and_play_the_first_deals(page, live_site):
     expect(table.locator(".seat.me .name")).to_contain_text("Nino")
     for n in (2, 3, 4):
         expect(table.locator(".seats")).to_contain_text(f"Computer {n}")
+    wait_for_frames(page, frames, lambda states: True)  # the socket is open and sent the state
     expect(table).not_to_have_class(re.compile(r"\boffline\b"))
     page.wait_for_function("() => document.getElementById('sheet').dataset.version !== undefined",
                            timeout=STEP_TIMEOUT_MS)

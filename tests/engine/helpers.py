@@ -101,7 +101,7 @@ def record(deal: int, bids: list[int], tricks: list[int]) -> dict:
     return {
         "deal": deal, "cards": cards, "dealer": (deal - 1) % 4, "trump": "H", "trump_card": None,
         "bids": list(bids), "tricks": list(tricks),
-        "points": [deal_points(b, t, cards) for b, t in zip(bids, tricks)],
+        "points": [deal_points(b, t, cards) for b, t in zip(bids, tricks, strict=True)],
         "joker": [False] * 4, "auto": [False] * 4,
     }
 
