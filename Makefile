@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install translations migrate bench clean
+.PHONY: run test install translations messages migrate bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,15 @@ install: $(STAMP) translations
 translations: $(STAMP)
 	$(BIN)/pybabel compile --domain django --directory locale --statistics
 	$(BIN)/pybabel compile --domain djangojs --directory locale --statistics
+
+# Extract the UI text into locale/{ru,en}/LC_MESSAGES/*.po (then translate the
+# new entries and `make translations`). Needs GNU gettext (xgettext, msgmerge):
+# apt-get install gettext / brew install gettext. `N_` marks the engines'
+# messages (gameplay/engine/core.py); tests, benchmarks and collected static
+# files are not scanned.
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l ru -l en --keyword=N_ --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs -l ru -l en --ignore=.venv --ignore=staticfiles --no-obsolete
 
 migrate: install
 	mkdir -p var

@@ -9,10 +9,23 @@ TIME_ZONE_CHOICES = [(tz, tz) for tz in sorted(zoneinfo.available_timezones()) i
 
 
 class User(AbstractUser):
+    class TurnEmails(models.TextChoices):
+        IMMEDIATELY = "now", _("immediately")
+        DAILY = "daily", _("once a day, a digest")
+        OFF = "off", _("never")
+
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="ru")
     time_zone = models.CharField(_("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="Europe/Moscow")
     email_notifications = models.BooleanField(_("email notifications"), default=True)
+    turn_emails = models.CharField(
+        _("\"your turn\" emails"), max_length=8, choices=TurnEmails.choices, default=TurnEmails.IMMEDIATELY
+    )
+    night_pause_start = models.TimeField(
+        _("night pause from"), null=True, blank=True,
+        help_text=_("Your clocks stop at night at tables that allow it (your own time zone)."),
+    )
+    night_pause_end = models.TimeField(_("night pause until"), null=True, blank=True)
 
     @property
     def name(self) -> str:
@@ -20,3 +33,24 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Vacation(models.Model):
+    """While a vacation lasts, the player's clocks stop in all his games."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.starts_at:%Y-%m-%d %H:%M} – {self.ends_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def days(self) -> float:
+        return (self.ends_at - self.starts_at).total_seconds() / 86400

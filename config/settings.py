@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 from environs import Env
 
@@ -155,8 +156,25 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # seconds without it, beat's sweep queues the move again.
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
 BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
+
+# Clocks (see gameplay/clocks.py and gameplay/tasks.py).
+DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
+# A deadline task is never queued further ahead than this (below the
+# broker's visibility timeout, after which Redis delivers a task again).
+DEADLINE_TASK_HORIZON = env.int(
+    "DEADLINE_TASK_HORIZON", default=CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] // 2
+)
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
+# A player counts as "on the game page" this long after its last heartbeat.
+PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
+# "Your turn" emails wait this long, in case the player comes back by himself.
+TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)
+DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)
+
 CELERY_BEAT_SCHEDULE = {
-    "sweep-bot-turns": {"task": "gameplay.tasks.sweep_bot_turns", "schedule": 5.0},
+    "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
+    "daily-digests": {"task": "gameplay.tasks.send_daily_digests",
+                      "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
 }
 
 LOGGING = {

@@ -11,6 +11,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import timezone
 
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
@@ -36,11 +37,8 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
         "seed_sha256": game.seed_sha256,
         "seed": game.revealed_seed,
         "abort_reason": game.abort_reason or None,
-        "players": [
-            {"position": s.position, "name": str(s.player_name) if s.is_taken else None, "is_bot": s.is_bot,
-             "deadline": s.deadline.isoformat() if s.deadline else None, "place": s.place, "points": s.points}
-            for s in seats
-        ],
+        "server_time": timezone.now().isoformat(),
+        "players": [seat_info(s) for s in seats],
         "view": None,
         "legal": [],
         "blocked": {},
@@ -53,6 +51,30 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
         payload["legal"] = engine.legal_actions(game.state, position)
         payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
     return payload
+
+
+def seat_info(seat) -> dict:
+    """Public facts about a seat: who sits there and his clock."""
+    vacation = current_vacation(seat.user) if seat.user_id else None
+    return {
+        "position": seat.position,
+        "name": str(seat.player_name) if seat.is_taken else None,
+        "is_bot": seat.is_bot,
+        "place": seat.place,
+        "points": seat.points,
+        "clock": {
+            "running": seat.deadline is not None,
+            "deadline": seat.deadline.isoformat() if seat.deadline else None,
+            "in_reserve": seat.in_reserve,
+            "reserve_left": seat.reserve_seconds_left,
+        },
+        "vacation_until": vacation.ends_at.isoformat() if vacation else None,
+    }
+
+
+def current_vacation(user):
+    now = timezone.now()
+    return user.vacations.filter(starts_at__lte=now, ends_at__gt=now).first()
 
 
 def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[dict]) -> dict[str, str]:

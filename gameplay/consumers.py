@@ -3,6 +3,7 @@
 Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "move", "action": {...}, "version": 12, "move_id": "uuid"}
   client -> {"type": "sync"}
+  client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong"})
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
@@ -12,12 +13,12 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import services
 from gameplay.broadcast import game_payload, seat_group
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -33,6 +34,12 @@ def _position_for(game_id: int, user) -> tuple[bool, int | None]:
         if seat is not None:
             return True, seat.position
     return not game.is_private, None
+
+
+def _mark_seen(game_id: int, position: int | None) -> None:
+    """The player is on the game page (no "your turn" email while he is)."""
+    if position is not None:
+        Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
 
 
 def _payload(game_id: int, position: int | None) -> dict:
@@ -55,6 +62,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.group = seat_group(self.game_id, self.position)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await database_sync_to_async(_mark_seen)(self.game_id, self.position)
         await self.send_state()
 
     async def disconnect(self, code):
@@ -76,6 +84,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         kind = content.get("type")
         if kind == "sync":
             await self.send_state()
+        elif kind == "ping":
+            await database_sync_to_async(_mark_seen)(self.game_id, self.position)
+            await self.send_json({"type": "pong"})
         elif kind == "move":
             await self.receive_move(content)
         else:

@@ -49,6 +49,7 @@ class Game(models.Model):
     move_seconds = models.PositiveIntegerField(_("time per move, seconds"), default=86400)
     reserve_seconds = models.PositiveIntegerField(_("reserve time, seconds"), default=3 * 86400)
     on_timeout = models.CharField(_("when time runs out"), max_length=16, choices=OnTimeout.choices, default=OnTimeout.AUTOPLAY)
+    night_pause = models.BooleanField(_("players' night pauses apply"), default=True)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, editable=False)
@@ -105,8 +106,16 @@ class Seat(models.Model):
     is_bot = models.BooleanField(_("computer player"), default=False)
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     reserve_seconds_left = models.PositiveIntegerField(default=0)
+    # The clock of the seat's current turn (all None/False while not on the clock).
+    clock_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    in_reserve = models.BooleanField(default=False)
+    warn_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    warned = models.BooleanField(default=False)
+    turn_notified = models.BooleanField(default=False)
     auto_streak = models.PositiveSmallIntegerField(default=0)
+    # Last sign of life from the game page (WebSocket connect or heartbeat).
+    seen_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.IntegerField(null=True, blank=True)
 

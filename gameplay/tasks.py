@@ -1,13 +1,22 @@
-"""Celery tasks. Each one only calls a service function, which locks the game
-and re-checks that the task still applies, so a task that runs twice or
-late changes nothing."""
+"""Celery tasks. Each one only calls service functions, which lock the game
+and re-check that the work still applies, so a task that runs twice, late,
+or after a worker restart changes nothing more than running it once.
+
+Deadlines: after each commit one task is queued for the game's nearest
+deadline or warning (`queue_deadline_check`), but never further ahead than
+DEADLINE_TASK_HORIZON (below the broker's visibility timeout, past which a
+queued task is delivered again); beat's sweep finds everything else.
+"""
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
-from gameplay import services
+from gameplay import notifications, services
+from gameplay.models import Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -20,20 +29,60 @@ def play_bot(game_id: int, version: int) -> None:
 def queue_bot_move(game_id: int, version: int) -> None:
     try:
         play_bot.apply_async((game_id, version), countdown=settings.BOT_MOVE_DELAY)
-    except Exception:  # the broker is down: the move is safe in the database
+    except Exception:  # the broker is down: the move is safe in the database, the sweep retries
         log.exception("could not queue the computer's move for game %s", game_id)
 
 
 @shared_task(ignore_result=True)
-def sweep_bot_turns() -> int:
-    """Queue again the computer's move wherever its task was lost (Redis may
-    lose messages; the database says whose turn it is). Returns how many."""
-    from datetime import timedelta
+def enforce_deadlines(game_id: int, version: int) -> None:
+    services.expire_deadlines(game_id, version)
+    notifications.send_time_warnings(game_id=game_id)
+    # The task of the current version keeps watching until the version changes
+    # (a move queues a task of its own for the new version).
+    if Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).exists():
+        queue_deadline_check(game_id, version)
 
-    from django.utils import timezone
 
-    from gameplay.models import Game, Seat
+def next_clock_event(game_id: int):
+    """The nearest future deadline or unsent warning of a game, or None."""
+    now = timezone.now()
+    times = []
+    for deadline, warn_at, warned in Seat.objects.filter(game_id=game_id).values_list("deadline", "warn_at", "warned"):
+        if deadline and deadline > now:
+            times.append(deadline)
+        if warn_at and not warned and warn_at > now:
+            times.append(warn_at)
+    return min(times, default=None)
 
+
+def queue_deadline_check(game_id: int, version: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return  # an eager "queue" cannot wait; tests drive deadlines through services and the sweep
+    when = next_clock_event(game_id)
+    if when is None or when - timezone.now() > timedelta(seconds=settings.DEADLINE_TASK_HORIZON):
+        return  # beat's sweep will find it
+    try:
+        enforce_deadlines.apply_async((game_id, version), eta=when)
+    except Exception:
+        log.exception("could not queue the deadline check of game %s (the sweep will enforce it)", game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep() -> dict:
+    """Every few seconds (beat): enforce every overdue deadline, send due
+    warnings, and queue again computer moves whose task was lost."""
+    expired = 0
+    for game_id in services.overdue_game_ids():
+        try:
+            expired += services.expire_deadlines(game_id)
+        except Exception:
+            log.exception("enforcing the deadlines of game %s failed", game_id)
+    warned = notifications.send_time_warnings()
+    return {"expired": expired, "warned": warned, "bots": requeue_stalled_bots()}
+
+
+def requeue_stalled_bots() -> int:
+    """Redis may lose messages; the database says whose turn it is."""
     cutoff = timezone.now() - timedelta(seconds=settings.BOT_MOVE_DELAY + settings.BOT_SWEEP_GRACE)
     stalled = (
         Seat.objects.filter(is_bot=True, deadline__isnull=False, game__status=Game.Status.ACTIVE,
@@ -46,3 +95,8 @@ def sweep_bot_turns() -> int:
         queue_bot_move(game_id, version)
         count += 1
     return count
+
+
+@shared_task(ignore_result=True)
+def send_daily_digests() -> int:
+    return notifications.send_daily_digests()

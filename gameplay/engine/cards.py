@@ -63,14 +63,19 @@ def rank_value(card: str) -> int:
 
 
 def suit_symbol(suit: str | None) -> str:
-    """``"♠"`` for ``"S"`` and so on; ``"no trump"`` for ``None``."""
+    """``"♠"`` for ``"S"`` and so on; ``"no trump"`` (English, not for translated messages) for ``None``."""
     if suit is None:
         return "no trump"
     return SUIT_SYMBOLS[suit]
 
 
 def describe(card: str) -> str:
-    """A card as players read it in messages: ``"Q♠"``, ``"10♥"``, ``"the joker"``."""
+    """A card as players read it in messages: ``"Q♠"``, ``"10♥"``, ``"the joker"``.
+
+    Ordinary cards read the same in every language, so they may be a
+    parameter of a translated message; "the joker" is English: messages
+    about a joker are separate sentences (see ``core``, "Messages for players").
+    """
     if is_joker(card):
         return "the joker"
     rank = RANK_NAMES.get(card[0], card[0])

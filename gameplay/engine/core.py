@@ -21,6 +21,31 @@ Deal number 0 is reserved for choosing the first dealer (Joker's
 "тузование"); the deals of the game are numbered from 1. A game therefore
 replays exactly from its seed and its list of moves, and anyone who learns
 the seed after the game can check every deal.
+
+Messages for players, and how they are translated
+-------------------------------------------------
+The engines import nothing from Django, so they cannot call ``gettext``.
+Every sentence meant for a player is instead an English *template* with
+named parameters, marked with the no-op ``N_`` so that ``makemessages
+--keyword=N_`` (``make messages``) collects it into ``locale/*/django.po``::
+
+    raise IllegalMove(N_("Bid from 0 to %(cards)s tricks."), cards=cards)
+
+``IllegalMove`` (and ``InvalidSetup``, the ``ValueError`` of
+``validate_options``/``check_players``) keeps ``template``, ``params`` and
+``message`` (the English text, ``template % params``). The Django side
+translates with ``gameplay.i18n.illegal_move_text(exc)``, which is
+``gettext(exc.template) % exc.params`` in the active language.
+
+Rules for templates: one complete sentence (or a few) per template, never
+built from pieces; ``%(name)s`` placeholders only (no positional ``%s``, no
+f-strings, no ``{}``), and parameters that read the same in every language:
+numbers, card codes written with suit symbols (``"Q♠"``, ``"10♥"`` via
+``cards.describe``), suit symbols, the player's own input (``repr``) and the
+protocol's keywords. Where a sentence would need an English word as a
+parameter (a phase, a kind of move, "the joker"), write one template per
+case instead. A literal ``%`` in a template with parameters is written
+``%%``.
 """
 
 from __future__ import annotations
@@ -35,12 +60,47 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
-class IllegalMove(Exception):
-    """A move the rules do not allow, with a sentence a player understands."""
+def N_(text: str) -> str:
+    """Mark an English message template for translation; returns ``text`` unchanged.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    ``makemessages --keyword=N_`` finds the marked strings; the Django side
+    translates them when it shows the message (see the module docstring).
+    """
+    return text
+
+
+def fill(template: str, params: dict[str, Any]) -> str:
+    """``template % params``; a template without parameters is returned as it is."""
+    return template % params if params else template
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow, with a sentence a player understands.
+
+    ``IllegalMove(N_("You do not hold %(card)s."), card="Q♠")``: ``template``
+    is the marked English template, ``params`` its named parameters and
+    ``message`` the English sentence (``template % params``).
+    """
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        self.message = fill(template, params)
+        super().__init__(self.message)
+
+
+class InvalidSetup(ValueError):
+    """Options or a number of players a game does not accept (a ``ValueError``).
+
+    Carries ``template``, ``params`` and ``message`` like ``IllegalMove``, so
+    the Django side translates it the same way.
+    """
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        self.message = fill(template, params)
+        super().__init__(self.message)
 
 
 def deal_rng(seed: int, deal_no: int) -> random.Random:
@@ -66,17 +126,22 @@ def clone(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
-def require_int(value: object, what: str) -> int:
-    """``value`` if it is an int (not a bool), else ``IllegalMove`` naming ``what``."""
+def require_int(value: object, refusal: str) -> int:
+    """``value`` if it is an int (not a bool), else ``IllegalMove(refusal)``.
+
+    ``refusal`` is a whole sentence marked with ``N_``, such as
+    ``N_("A bid must be a whole number.")``.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f"{what} must be a whole number.")
+        raise IllegalMove(refusal)
     return value
 
 
 class Engine:
     """Base class of the game engines; subclasses implement the contract methods.
 
-    Class attributes: ``slug`` (registry key), ``name`` (shown to players),
+    Class attributes: ``slug`` (registry key), ``name`` (shown to players;
+    English, marked with ``N_`` so the Django side can ``gettext`` it),
     ``min_players`` and ``max_players``.
     """
 
@@ -91,26 +156,31 @@ class Engine:
         return {}
 
     def validate_options(self, options: dict) -> dict:
-        """``options`` with defaults filled in; ``ValueError`` for anything unknown or invalid."""
+        """``options`` with defaults filled in; ``InvalidSetup`` (a ``ValueError``) for anything unknown or invalid."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ValueError(f"{self.name} options must be a JSON object.")
+            raise InvalidSetup(N_("The options of a game must be a JSON object."))
         defaults = self.default_options()
         unknown = sorted(set(options) - set(defaults))
         if unknown:
-            known = ", ".join(sorted(defaults)) or "none"
-            raise ValueError(f"Unknown option(s) for {self.name}: {', '.join(unknown)} (known: {known}).")
+            if not defaults:
+                raise InvalidSetup(N_("Unknown option(s): %(unknown)s. This game has no options."),
+                                   unknown=", ".join(unknown))
+            raise InvalidSetup(N_("Unknown option(s): %(unknown)s (known: %(known)s)."),
+                               unknown=", ".join(unknown), known=", ".join(sorted(defaults)))
         return {**defaults, **options}
 
     def check_players(self, players: int) -> None:
-        """``ValueError`` unless ``players`` fits the game."""
+        """``InvalidSetup`` (a ``ValueError``) unless ``players`` fits the game."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("The number of players must be a whole number.")
+            raise InvalidSetup(N_("The number of players must be a whole number."))
         if not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
-                raise ValueError(f"{self.name} is played by exactly {self.min_players} players.")
-            raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} players.")
+                raise InvalidSetup(N_("This game is played by exactly %(players)s players."),
+                                   players=self.min_players)
+            raise InvalidSetup(N_("This game is played by %(min)s to %(max)s players."),
+                               min=self.min_players, max=self.max_players)
 
     # -- the contract ------------------------------------------------------
     def start(self, players: int, options: dict, seed: int) -> State:

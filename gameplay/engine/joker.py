@@ -86,7 +86,7 @@ from .cards import (
     sort_hand,
     suit_of,
 )
-from .core import Action, Engine, Event, IllegalMove, State, clone, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, require_int, shuffled
 from .tricks import JOKER_MODES, LOW, Play, Trick, obligation
 
 PLAYERS = 4
@@ -121,7 +121,23 @@ class Phase:
     OVER = "over"
 
 
-PHASE_TASKS = {Phase.TRUMP: "choose the trump", Phase.BID: "bid", Phase.PLAY: "play a card"}
+# The refusal of a move of the wrong kind, by (phase, kind of move): whole
+# sentences, so that each one can be translated as it is.
+WRONG_PHASE = {
+    (Phase.TRUMP, Phase.BID): N_("It is time to choose the trump, not to bid."),
+    (Phase.TRUMP, Phase.PLAY): N_("It is time to choose the trump, not to play a card."),
+    (Phase.BID, Phase.TRUMP): N_("It is time to bid, not to choose the trump."),
+    (Phase.BID, Phase.PLAY): N_("It is time to bid, not to play a card."),
+    (Phase.PLAY, Phase.TRUMP): N_("It is time to play a card, not to choose the trump."),
+    (Phase.PLAY, Phase.BID): N_("It is time to play a card, not to bid."),
+}
+
+# Fields a move of each kind may not carry, one sentence per kind.
+UNEXPECTED_FIELDS = {
+    "trump": N_("Unexpected field(s) in a trump move: %(fields)s."),
+    "bid": N_("Unexpected field(s) in a bid move: %(fields)s."),
+    "play": N_("Unexpected field(s) in a play move: %(fields)s."),
+}
 
 
 def joker_deck() -> list[str]:
@@ -289,7 +305,7 @@ class JokerEngine(Engine):
     """The Joker engine (see the module docstring for rules decisions and state layout)."""
 
     slug = "joker"
-    name = "Joker"
+    name = N_("Joker")
     min_players = PLAYERS
     max_players = PLAYERS
 
@@ -414,7 +430,7 @@ class JokerEngine(Engine):
         action_type, is_auto = self._parse_envelope(action)
         phase = state["phase"]
         if action_type != phase:
-            raise IllegalMove(f"It is time to {PHASE_TASKS[phase]}, not to {PHASE_TASKS[action_type]}.")
+            raise IllegalMove(WRONG_PHASE[phase, action_type])
         new_state = clone(state)
         if is_auto:
             new_state["auto"][seat] = True
@@ -425,34 +441,36 @@ class JokerEngine(Engine):
 
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["phase"] == Phase.OVER:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(N_("The game is over."))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise IllegalMove(f"There is no seat {seat!r} at this table.")
+            raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
         if seat != state["turn"]:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(N_("It is not your turn."))
 
     @staticmethod
     def _parse_envelope(action: Any) -> tuple[str, bool]:
         """The action's type and its ``auto`` flag, after checking its shape."""
         if not isinstance(action, dict):
-            raise IllegalMove('A move must be an object with a "type".')
+            raise IllegalMove(N_('A move must be an object with a "type".'))
         action_type = action.get("type")
         if not isinstance(action_type, str) or action_type not in ACTION_KEYS:
-            raise IllegalMove(f"Unknown kind of move {action_type!r}: expected trump, bid or play.")
+            raise IllegalMove(N_("Unknown kind of move %(kind)s: expected trump, bid or play."),
+                              kind=repr(action_type))
         unexpected = sorted(str(key) for key in action if key not in ACTION_KEYS[action_type] | {"auto"})
         if unexpected:
-            raise IllegalMove(f"Unexpected field(s) in a {action_type} move: {', '.join(unexpected)}.")
+            raise IllegalMove(UNEXPECTED_FIELDS[action_type], fields=", ".join(unexpected))
         is_auto = action.get("auto", False)
         if not isinstance(is_auto, bool):
-            raise IllegalMove('"auto" must be true or false.')
+            raise IllegalMove(N_('"auto" must be true or false.'))
         return action_type, is_auto
 
     def _apply_trump(self, state: State, seat: int, action: Action) -> list[Event]:
         if "suit" not in action:
-            raise IllegalMove('Name the trump: "suit" S, C, D, H, or null for no trump.')
+            raise IllegalMove(N_('Name the trump: "suit" S, C, D, H, or null for no trump.'))
         suit = action["suit"]
         if suit is not None and not is_suit(suit):
-            raise IllegalMove(f"{suit!r} is not a suit: name S, C, D or H, or null for no trump.")
+            raise IllegalMove(N_("%(suit)s is not a suit: name S, C, D or H, or null for no trump."),
+                              suit=repr(suit))
         state["trump"] = suit
         state["phase"] = Phase.BID
         state["turn"] = next_seat(state["dealer"])
@@ -461,14 +479,15 @@ class JokerEngine(Engine):
     def _apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
         cards = state["cards"]
         if "tricks" not in action:
-            raise IllegalMove('Say how many tricks you bid: "tricks".')
-        tricks = require_int(action["tricks"], "A bid")
+            raise IllegalMove(N_('Say how many tricks you bid: "tricks".'))
+        tricks = require_int(action["tricks"], N_("A bid must be a whole number."))
         if not 0 <= tricks <= cards:
-            raise IllegalMove(f"Bid from 0 to {cards} tricks.")
+            raise IllegalMove(N_("Bid from 0 to %(cards)s tricks."), cards=cards)
         if tricks == self._forbidden_bid(state, seat):
             raise IllegalMove(
-                f"As the dealer you may not bid {tricks}: the bids would add up to {cards}, "
-                f"the number of cards each player holds."
+                N_("As the dealer you may not bid %(tricks)s: the bids would add up to %(cards)s, "
+                   "the number of cards each player holds."),
+                tricks=tricks, cards=cards,
             )
         state["bids"][seat] = tricks
         events: list[Event] = [{"type": "bid", "seat": seat, "tricks": tricks}]
@@ -486,7 +505,7 @@ class JokerEngine(Engine):
         play = self._parse_play(seat, action, hand, leading=trick.is_empty)
         rule = obligation(hand, trick)
         if not rule.allows(play.card):
-            raise IllegalMove(rule.refusal(play.card))
+            raise rule.refusal(play.card)
         hand.remove(play.card)
         state["played"].append(play.card)
         if play.is_joker:
@@ -506,20 +525,22 @@ class JokerEngine(Engine):
     def _parse_play(seat: int, action: Action, hand: list[str], leading: bool) -> Play:
         card = action.get("card")
         if not is_card(card):
-            raise IllegalMove(f'Name a card to play, such as "QS"; {card!r} is not a card.')
+            raise IllegalMove(N_('Name a card to play, such as "QS"; %(card)s is not a card.'), card=repr(card))
         if card not in hand:
-            raise IllegalMove(f"You do not hold {describe(card)}.")
+            if is_joker(card):
+                raise IllegalMove(N_("You do not hold the joker."))
+            raise IllegalMove(N_("You do not hold %(card)s."), card=describe(card))
         mode, suit = action.get("joker"), action.get("suit")
         if not is_joker(card):
             if mode is not None or suit is not None:
-                raise IllegalMove('Only a joker is played "high" or "low" with a suit.')
+                raise IllegalMove(N_('Only a joker is played "high" or "low" with a suit.'))
             return Play(seat=seat, card=card)
         if not isinstance(mode, str) or mode not in JOKER_MODES:
-            raise IllegalMove('Say how the joker plays: "high" or "low".')
+            raise IllegalMove(N_('Say how the joker plays: "high" or "low".'))
         if leading and not is_suit(suit):
-            raise IllegalMove("Leading the joker, name its suit: S, C, D or H.")
+            raise IllegalMove(N_("Leading the joker, name its suit: S, C, D or H."))
         if not leading and suit is not None:
-            raise IllegalMove("Only the player who leads names a suit for the joker.")
+            raise IllegalMove(N_("Only the player who leads names a suit for the joker."))
         return Play(seat=seat, card=card, joker=mode, suit=suit if leading else None)
 
     def _finish_trick(self, state: State, trick: Trick) -> Event:
@@ -567,7 +588,7 @@ class JokerEngine(Engine):
     def auto_action(self, state: State, seat: int) -> Action:
         """The move made for a player whose time ran out (see the module docstring)."""
         if seat not in self.actors(state):
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(N_("It is not your turn."))
         phase = state["phase"]
         if phase == Phase.TRUMP:
             return {"type": "trump", "suit": None}
@@ -592,9 +613,9 @@ class JokerEngine(Engine):
     def forfeit(self, state: State, seat: int) -> State:
         """A new state: the game ends now, ``seat`` is placed last (time-out forfeit or resignation)."""
         if state["phase"] == Phase.OVER:
-            raise IllegalMove("The game is already over.")
+            raise IllegalMove(N_("The game is already over."))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise IllegalMove(f"There is no seat {seat!r} at this table.")
+            raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
         new_state = clone(state)
         new_state.update({"phase": Phase.OVER, "turn": None, "forfeited": seat})
         return new_state

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import cards_of_suit, describe, highest, is_joker, rank_value, suit_of, suit_symbol
+from .core import N_, IllegalMove
 
 HIGH = "high"
 LOW = "low"
@@ -155,21 +156,23 @@ class Obligation:
     def allows(self, card: str) -> bool:
         return is_joker(card) or card in self.cards
 
-    def refusal(self, card: str) -> str:
-        """Why ``card`` may not be played, in a sentence for the player."""
+    def refusal(self, card: str) -> IllegalMove:
+        """Why ``card`` may not be played: the ``IllegalMove`` to raise, with a sentence for the player.
+
+        Parameters are suit symbols and cards as ``describe`` writes them
+        (``"Q♠"``), which read the same in every language.
+        """
         if self.kind == "highest":
-            return (
-                f"The joker asks for the highest {suit_symbol(self.suit)}: "
-                f"you must play {describe(self.cards[0])}."
-            )
+            return IllegalMove(N_("The joker asks for the highest %(suit)s: you must play %(card)s."),
+                               suit=suit_symbol(self.suit), card=describe(self.cards[0]))
         if self.kind == "follow":
-            return f"You must follow suit: you hold {suit_symbol(self.suit)}."
+            return IllegalMove(N_("You must follow suit: you hold %(suit)s."), suit=suit_symbol(self.suit))
         if self.kind == "trump":
-            return (
-                f"You have no {suit_symbol(self.led_suit)}, so you must play a trump: "
-                f"you hold {suit_symbol(self.suit)}."
-            )
-        return f"You may not play {describe(card)} now."
+            return IllegalMove(N_("You have no %(led)s, so you must play a trump: you hold %(trump)s."),
+                               led=suit_symbol(self.led_suit), trump=suit_symbol(self.suit))
+        if is_joker(card):  # never refused today: a joker is always allowed
+            return IllegalMove(N_("You may not play the joker now."))
+        return IllegalMove(N_("You may not play %(card)s now."), card=describe(card))
 
 
 def obligation(hand: Sequence[str], trick: Trick) -> Obligation:

@@ -41,6 +41,7 @@
       render();
     } else if (msg.type === "ack") {
       pending = null;
+      render();
     } else if (msg.type === "error") {
       pending = null;
       showError(msg.message);
@@ -109,7 +110,7 @@
 
   function cardLabel(code) {
     if (!code) return "";
-    if (code[0] === "X") return "🃏";
+    if (code[0] === "X") return "★";
     const rank = code[0] === "T" ? "10" : code[0];
     return rank + SUITS[code[1]];
   }
@@ -228,7 +229,7 @@
       const player = current.players.find((x) => x.position === pos) || {};
       const bid = view.bids[pos];
       const box = el("div", { class: "seat seat-" + i + (acting ? " acting" : "") + (pos === current.seat ? " me" : ""), "data-position": pos }, [
-        el("div", { class: "name" }, [playerName(pos), player.is_bot ? el("small", { text: " 🤖" }) : null,
+        el("div", { class: "name" }, [playerName(pos), player.is_bot ? el("small", { class: "bot-mark", text: " · " + gettext("computer") }) : null,
           pos === view.dealer ? el("span", { class: "dealer-mark", title: gettext("dealer"), text: " D" }) : null]),
         el("div", { class: "stats" }, [
           el("span", { class: "bid", text: gettext("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) }),
@@ -317,14 +318,21 @@
     return el("div", { class: "choices joker-choices" }, [el("p", { class: "prompt", text: gettext("How do you play the joker?") })].concat(choices));
   }
 
-  let sheetVersion = null;
+  let sheetRequested = null;
+  let sheetShown = -1;
   function refreshSheet() {
     const box = document.getElementById("sheet");
-    if (!box || sheetVersion === current.version) return;
-    sheetVersion = current.version;
+    const version = current.version;
+    if (!box || sheetRequested === version) return;
+    sheetRequested = version;
     fetch(root.dataset.sheetUrl, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : Promise.reject(r)))
-      .then((html) => { box.innerHTML = html; box.dataset.version = current.version; })
+      .then((html) => {
+        if (version < sheetShown) return; // an older answer arrived after a newer one
+        sheetShown = version;
+        box.innerHTML = html;
+        box.dataset.version = version;
+      })
       .catch(() => {});
   }
 

@@ -1,0 +1,37 @@
+"""Engine messages in the player's language.
+
+The engines under ``gameplay.engine`` import nothing from Django: they raise
+``IllegalMove`` (and ``InvalidSetup``, a ``ValueError``) with an English
+template marked ``N_`` and named parameters (see ``gameplay/engine/core.py``,
+"Messages for players"). ``make messages`` collects the templates into
+``locale/*/LC_MESSAGES/django.po``; the functions here translate them in the
+active language when the message is shown.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+from gameplay.engine.core import IllegalMove, fill
+
+
+def engine_message_text(exc: Exception) -> str:
+    """The engine's sentence for ``exc`` in the active language.
+
+    ``gettext(exc.template) % exc.params``; an exception without a template
+    (or a translation that does not fit its parameters) falls back to the
+    English ``exc.message``, or ``str(exc)``.
+    """
+    english = getattr(exc, "message", None) or str(exc)
+    template = getattr(exc, "template", None)
+    if not template:
+        return english
+    try:
+        return fill(gettext(template), getattr(exc, "params", None) or {})
+    except (KeyError, ValueError, TypeError):  # a broken translation must not hide the refusal
+        return english
+
+
+def illegal_move_text(exc: IllegalMove) -> str:
+    """Why the move was refused, in the active language (``gettext(exc.template) % exc.params``)."""
+    return engine_message_text(exc)
