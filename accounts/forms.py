@@ -23,7 +23,35 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "language", "time_zone", "email_notifications"]
+        fields = ["display_name", "language", "time_zone", "email_notifications", "turn_emails",
+                  "night_pause_start", "night_pause_end"]
         help_texts = {
-            "email_notifications": _("Send me an email when it is my move or a game ends."),
+            "email_notifications": _("Send me an email when a game ends or my time is running out."),
+            "turn_emails": _("An email when it is my move and I am not on the game page."),
         }
+        widgets = {
+            "night_pause_start": forms.TimeInput(attrs={"type": "time"}),
+            "night_pause_end": forms.TimeInput(attrs={"type": "time"}),
+        }
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("night_pause_start"), data.get("night_pause_end")
+        if (start is None) != (end is None):
+            raise forms.ValidationError(_("Give both ends of the night pause, or neither."))
+        if start is not None and start == end:
+            raise forms.ValidationError(_("The night pause must not start and end at the same time."))
+        if start is not None:
+            minutes = (end.hour * 60 + end.minute - start.hour * 60 - start.minute) % (24 * 60)
+            if minutes > MAX_NIGHT_PAUSE_HOURS * 60:
+                raise forms.ValidationError(
+                    _("The night pause may last at most %(hours)s hours.") % {"hours": MAX_NIGHT_PAUSE_HOURS}
+                )
+        return data
+
+
+MAX_NIGHT_PAUSE_HOURS = 12
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=366)

@@ -54,6 +54,8 @@ urlpatterns = [
     ),
     path("profile/", views.profile, name="profile"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("vacation/", views.take_vacation, name="take_vacation"),
+    path("vacation/end/", views.end_vacation, name="end_vacation"),
     path("language/", views.set_language, name="set_language"),
     path("players/<str:username>/", views.player, name="player"),
 ]

@@ -1,4 +1,5 @@
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,12 +9,14 @@ from django.db.models import Count, F, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm, SignupForm
+from accounts.forms import ProfileForm, SignupForm, VacationForm
+from gameplay import services
+from gameplay.broadcast import current_vacation
 from gameplay.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -50,7 +53,44 @@ def profile(request: HttpRequest) -> HttpResponse:
     ]
     current.sort(key=lambda row: (not row["my_turn"], row["game"].status != Game.Status.ACTIVE, -row["game"].pk))
     past = seats.filter(game__status__in=PAST).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT]
-    return render(request, "accounts/profile.html", {"current": current, "past": past})
+    context = {"current": current, "past": past, **vacation_context(request.user)}
+    return render(request, "accounts/profile.html", context)
+
+
+def vacation_context(user, form: VacationForm | None = None) -> dict:
+    now = timezone.now()
+    taken = services.vacation_days_taken(user, now.year)
+    return {
+        "vacation": current_vacation(user),
+        "vacation_form": form or VacationForm(),
+        "vacation_days_left": max(0, round(settings.VACATION_DAYS_PER_YEAR - taken, 1)),
+        "vacation_days_per_year": settings.VACATION_DAYS_PER_YEAR,
+    }
+
+
+@require_POST
+@login_required
+def take_vacation(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        now = timezone.now()
+        try:
+            services.take_vacation(request.user, now, now + timedelta(days=form.cleaned_data["days"]))
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Your vacation has begun: your clocks are stopped in all your games."))
+    else:
+        messages.error(request, _("Give a number of days from 1 to 366."))
+    return redirect("profile")
+
+
+@require_POST
+@login_required
+def end_vacation(request: HttpRequest) -> HttpResponse:
+    services.end_vacation(request.user)
+    messages.success(request, _("Welcome back: your clocks run again."))
+    return redirect("profile")
 
 
 @login_required

@@ -24,6 +24,10 @@ class NewGameForm(forms.Form):
     )
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
+    night_pause = forms.BooleanField(
+        label=_("Players' night pauses apply"), required=False, initial=True,
+        help_text=_("Each player's clock stops during the night window set in his profile (not on Live tables)."),
+    )
     is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
     fill_with_bots = forms.BooleanField(label=_("Fill the empty seats with computer players"), required=False)
 

@@ -1,20 +1,310 @@
-"""Notifications: "your turn" emails, time warnings, game-over emails, the
-daily digest and the in-app badge. (Being written: the bodies below are
-placeholders until the notifications work lands.)"""
+"""Notifications by email: "your turn", the time warning, game over, the daily digest.
+
+(The in-app badge, the number of games waiting for the user, is in
+`gameplay/badge.py`.)
+
+Who gets what (accounts.User):
+- "Your turn" (`turn_emails`): "now" = one email per game per turn, sent
+  TURN_EMAIL_DELAY seconds after the turn starts and only if the player is not
+  on the game page by then (`Seat.seen_at` older than PRESENCE_SECONDS:
+  the game page's socket marks it on connect and on every 30-second ping);
+  "daily" = nothing at once, the daily digest lists the waiting games;
+  "off" = nothing.
+- "Less than 20% of your time left" and the game-over email
+  (`email_notifications`): once per turn (`Seat.warned`, reset by services
+  when the seat's clock starts again) and once per game.
+- Nobody without an email address gets anything; computer players neither.
+
+Every email is rendered in the recipient's language and time zone
+(`gameplay/templates/gameplay/email/<name>_subject.txt` and `<name>.txt`).
+
+Once per turn, at most once: the flag (`turn_notified`, `warned`) is written
+in a transaction that holds the game row and the seat row, and the email goes
+out only after that commit (`transaction.on_commit`), so no database lock is
+held during the SMTP conversation and a concurrent duplicate task finds the
+flag already set. The price: if the mail server fails after the commit, that
+one email is lost (logged), never sent twice. The "your turn" task is not
+retried by the sweep if the broker loses it: the badge and the lobby still
+show the turn.
+
+Everything here is called after a commit (or by Celery): failures are
+logged, never raised into the move that triggered them.
+"""
+
+import logging
+import zoneinfo
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from gameplay.engine import get_engine
+from gameplay.models import Game, Move, Seat
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_ACTION = "timeout"  # services.TIMEOUT (not imported: services imports this module)
+RESIGN_ACTION = "resign"  # services.RESIGN
+
+
+# --- rendering and sending ----------------------------------------------------
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _zone(user) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _engine_name(game: Game) -> str:
+    try:
+        return gettext(get_engine(game.engine).name)
+    except Exception:  # an engine without a name (or an unknown slug): the slug is still clear
+        return game.engine.title()
+
+
+def render_email(user, name: str, context: dict) -> tuple[str, str]:
+    """(subject, body) of email `name` for `user`, in his language and time zone."""
+    with translation.override(user.language or settings.LANGUAGE_CODE), timezone.override(_zone(user)):
+        context = {
+            "user": user,
+            "name": user.name,
+            "time_zone": _zone(user).key,
+            "settings_url": _absolute(reverse("profile_edit")),
+            "site_url": settings.SITE_URL.rstrip("/"),
+            **context,
+        }
+        if "game" in context:
+            context.setdefault("engine_name", _engine_name(context["game"]))
+        subject = " ".join(render_to_string(f"gameplay/email/{name}_subject.txt", context).split())
+        body = render_to_string(f"gameplay/email/{name}.txt", context).strip() + "\n"
+    return subject, body
+
+
+def _send(address: str, subject: str, body: str) -> bool:
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+    except Exception:  # the mail server is down: this one email is lost, the game goes on
+        log.exception("sending %r to %s failed", subject, address)
+        return False
+    return True
+
+
+def _send_on_commit(address: str, subject: str, body: str) -> None:
+    transaction.on_commit(lambda: _send(address, subject, body))
+
+
+def _is_present(seat: Seat, now) -> bool:
+    """The player is on the game page (recent connect or heartbeat)."""
+    return seat.seen_at is not None and seat.seen_at > now - timedelta(seconds=settings.PRESENCE_SECONDS)
+
+
+def _locked_seat(game_id: int, position: int) -> tuple[Game | None, Seat | None]:
+    """The game row, then the seat row, locked (the same order as services,
+    so no deadlock with a move in progress)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        return None, None
+    return game, Seat.objects.select_for_update().filter(game=game, position=position).first()
+
+
+# --- "your turn" ------------------------------------------------------------------
 
 
 def turn_started(game_id: int, version: int, positions: list[int]) -> None:
-    """After commit: these seats' clocks just started."""
+    """After commit: these seats' clocks just started. Queue a delayed "your
+    turn" email for each player who wants them at once; the task decides
+    when it runs whether it is still due."""
+    try:
+        wanted = list(
+            Seat.objects.filter(
+                game_id=game_id, position__in=positions, is_bot=False,
+                user__turn_emails=get_user_model().TurnEmails.IMMEDIATELY, user__is_active=True,
+            ).exclude(user__email="").values_list("position", flat=True)
+        )
+    except Exception:
+        log.exception("finding the players to tell about their turn in game %s failed", game_id)
+        return
+    for position in wanted:
+        try:
+            send_turn_email.apply_async((game_id, version, position), countdown=settings.TURN_EMAIL_DELAY)
+        except Exception:  # the broker is down: no email this turn (the badge and the lobby still show it)
+            log.exception("could not queue the turn email for game %s seat %s", game_id, position)
+
+
+@shared_task(ignore_result=True)
+def send_turn_email(game_id: int, version: int, position: int) -> bool:
+    """Email the player of this seat that it is his move, if it still is
+    (same version, his clock running), he was not told yet this turn, he is
+    not on the game page and he still wants it. Returns whether it is sent."""
+    now = timezone.now()
+    with transaction.atomic():
+        game, seat = _locked_seat(game_id, position)
+        if game is None or seat is None or seat.user_id is None or seat.is_bot:
+            return False
+        if game.status != Game.Status.ACTIVE or game.version != version:
+            return False
+        if seat.deadline is None or seat.turn_notified or _is_present(seat, now):
+            return False
+        user = seat.user
+        if not user.is_active or not user.email or user.turn_emails != user.TurnEmails.IMMEDIATELY:
+            return False
+        seat.turn_notified = True
+        seat.save(update_fields=["turn_notified"])
+        subject, body = render_email(user, "your_turn", {
+            "game": game, "seat": seat, "deadline": seat.deadline,
+            "game_url": _absolute(game.get_absolute_url()),
+        })
+        _send_on_commit(user.email, subject, body)
+    return True
+
+
+# --- the time warning ---------------------------------------------------------------
+
+
+def _runs_out_at(seat: Seat, game: Game):
+    """When the seat's time really runs out: its deadline, or, while the move
+    time still runs, the end of the reserve that follows it."""
+    if seat.in_reserve or seat.reserve_seconds_left <= 0:
+        return seat.deadline
+    from gameplay import clocks, services  # services imports this module
+
+    return clocks.advance(seat.deadline, seat.reserve_seconds_left, services.pauses_for(seat, game, timezone.now()))
 
 
 def send_time_warnings(game_id: int | None = None) -> int:
-    """Send the once-a-turn "less than 20% of your time left" warnings that are due."""
-    return 0
+    """Send the once-a-turn "less than 20% of your time left" warnings that
+    are due (of one game, or of all). Returns how many seats were marked
+    warned (computer players' seats are marked too, without an email)."""
+    due = Seat.objects.filter(
+        warn_at__lte=timezone.now(), warned=False, deadline__isnull=False, game__status=Game.Status.ACTIVE
+    )
+    if game_id is not None:
+        due = due.filter(game_id=game_id)
+    marked = 0
+    for seat_game_id, position in due.order_by("warn_at").values_list("game_id", "position")[:1000]:
+        try:
+            marked += _warn(seat_game_id, position)
+        except Exception:
+            log.exception("the time warning of game %s seat %s failed", seat_game_id, position)
+    return marked
+
+
+@transaction.atomic
+def _warn(game_id: int, position: int) -> int:
+    now = timezone.now()
+    game, seat = _locked_seat(game_id, position)
+    if game is None or seat is None or game.status != Game.Status.ACTIVE:
+        return 0
+    if seat.warned or seat.deadline is None or seat.warn_at is None or seat.warn_at > now:
+        return 0
+    seat.warned = True
+    seat.save(update_fields=["warned"])
+    user = seat.user
+    if user is not None and not seat.is_bot and user.is_active and user.email_notifications and user.email:
+        subject, body = render_email(user, "time_warning", {
+            "game": game, "seat": seat, "deadline": _runs_out_at(seat, game),
+            "game_url": _absolute(game.get_absolute_url()),
+        })
+        _send_on_commit(user.email, subject, body)
+    return 1
+
+
+# --- game over ---------------------------------------------------------------------
 
 
 def game_over(game_id: int) -> None:
-    """After commit: the game just ended."""
+    """After commit: the game just ended. Email every player who wants it his
+    place, the final ranking and a link to the score sheet. Aborted games: nothing."""
+    try:
+        _game_over(game_id)
+    except Exception:
+        log.exception("the game-over emails of game %s failed", game_id)
+
+
+def _game_over(game_id: int) -> None:
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return
+    seats = list(game.seats.select_related("user"))
+    ranking = sorted(seats, key=lambda s: (s.place is None, s.place or 0, s.position))
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    kind = (last.action or {}).get("type") if last else None
+    lost_on_time = last if last and last.by == Move.By.TIMEOUT and kind == TIMEOUT_ACTION else None
+    resigned = last if last and kind == RESIGN_ACTION else None
+    ending = lost_on_time or resigned
+    ender = next((s for s in seats if s.position == ending.position), None) if ending else None
+    sheet_url = _absolute(reverse("sheet", args=[game.pk]))
+    for seat in seats:
+        user = seat.user
+        if user is None or seat.is_bot or not user.is_active or not user.email_notifications or not user.email:
+            continue
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            rows = [
+                {"place": s.place, "name": str(s.player_name), "points": s.points, "is_you": s.pk == seat.pk}
+                for s in ranking
+            ]
+        is_ender = ender is not None and ender.pk == seat.pk
+        subject, body = render_email(user, "game_over", {
+            "game": game,
+            "seat": seat,
+            "place": seat.place,
+            "rows": rows,
+            "lost_on_time": lost_on_time is not None,
+            "resigned": resigned is not None,
+            "ender_name": str(ender.player_name) if ender else "",
+            "is_ender": is_ender,
+            "won": seat.place == 1 and not is_ender,
+            "sheet_url": sheet_url,
+            "game_url": _absolute(game.get_absolute_url()),
+        })
+        _send(user.email, subject, body)
+
+
+# --- the daily digest -------------------------------------------------------------------
 
 
 def send_daily_digests() -> int:
-    return 0
+    """One email to every "daily" user listing the games waiting for his
+    move (none when there are none). Returns how many were sent."""
+    from gameplay import badge
+
+    User = get_user_model()
+    users = (
+        User.objects.filter(
+            turn_emails=User.TurnEmails.DAILY, is_active=True,
+            seats__game__status=Game.Status.ACTIVE, seats__is_bot=False,
+        )
+        .exclude(email="")
+        .distinct()
+        .order_by("pk")
+    )
+    sent = 0
+    for user in users:
+        try:
+            waiting = badge.waiting_seats(user)
+            if not waiting:
+                continue
+            with translation.override(user.language or settings.LANGUAGE_CODE):
+                games = [
+                    {"game": s.game, "engine_name": _engine_name(s.game), "deadline": s.deadline,
+                     "url": _absolute(s.game.get_absolute_url())}
+                    for s in waiting
+                ]
+            subject, body = render_email(user, "daily_digest", {"games": games, "count": len(games)})
+            sent += _send(user.email, subject, body)
+        except Exception:
+            log.exception("the daily digest of user %s failed", user.pk)
+    return sent

@@ -74,6 +74,7 @@ def create_game(
     reserve_seconds: int | None = None,
     on_timeout: str = Game.OnTimeout.AUTOPLAY,
     is_private: bool = False,
+    night_pause: bool | None = None,
 ) -> Game:
     """Create a table with its creator in seat 0."""
     if engine_slug not in ENGINES:
@@ -97,6 +98,7 @@ def create_game(
         move_seconds=move_seconds or preset.move_seconds,
         reserve_seconds=reserve_seconds if reserve_seconds is not None else preset.reserve_seconds,
         on_timeout=on_timeout,
+        night_pause=preset.night_pause if night_pause is None else (night_pause and preset.night_pause),
     )
     Seat.objects.bulk_create(
         Seat(game=game, position=p, reserve_seconds_left=game.reserve_seconds) for p in range(players)

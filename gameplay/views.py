@@ -58,6 +58,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 reserve_seconds=data["reserve_seconds"],
                 on_timeout=data["on_timeout"],
                 is_private=data["is_private"],
+                night_pause=data["night_pause"],
             )
             if data["fill_with_bots"]:
                 services.fill_with_bots(game.pk, request.user)

@@ -76,3 +76,14 @@ def _fresh_in_memory_channel_layer():
 def _fast_password_hashing(settings):
     """The real hasher costs ~0.3 s per password; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default(settings):
+    """Tests read English messages unless they ask for Russian (the site's
+    default for visitors is Russian)."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

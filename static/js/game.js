@@ -31,6 +31,11 @@
     };
   }
 
+  // "I am on the game page": no "your turn" email while the heartbeat comes.
+  setInterval(() => {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 30000);
+
   function receive(msg) {
     if (msg.type === "state") {
       if (msg.version < current.version) return; // an older message arrived late
@@ -184,6 +189,8 @@
     if (current.seat !== null && current.seat !== undefined) root.appendChild(renderControls(view));
     root.appendChild(el("p", { id: "move-error", class: "error", role: "alert", text: error }));
     root.appendChild(el("ul", { class: "event-log" }, log.map((line) => el("li", { text: line }))));
+    if (current.server_time) clockOffset = new Date(current.server_time).getTime() - Date.now();
+    tickClocks();
     refreshSheet();
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
@@ -237,11 +244,51 @@
           el("span", { class: "hand-size", text: " · " + interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
         ]),
         acting ? el("div", { class: "turn-mark", text: pos === current.seat ? gettext("Your move") : gettext("Thinking…") }) : null,
+        renderClock(player),
       ]);
       seats.appendChild(box);
     }
     return seats;
   }
+
+  // ---- clocks -------------------------------------------------------------
+  let clockOffset = 0; // server time minus this browser's time, in ms
+
+  function formatSeconds(total) {
+    total = Math.max(0, Math.floor(total));
+    const d = Math.floor(total / 86400), h = Math.floor((total % 86400) / 3600);
+    const m = Math.floor((total % 3600) / 60), s = total % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    if (d > 0) return interpolate(gettext("%(d)s d %(h)s h"), { d: d, h: h }, true);
+    if (h > 0) return h + ":" + pad(m) + ":" + pad(s);
+    return m + ":" + pad(s);
+  }
+
+  function renderClock(player) {
+    const clock = player.clock;
+    if (!clock) return null;
+    const box = el("div", { class: "clock" + (clock.running ? " running" : "") + (clock.in_reserve ? " in-reserve" : "") });
+    if (clock.running) {
+      box.appendChild(el("span", { class: "countdown", "data-deadline": clock.deadline, title: gettext("Time left for this move") }));
+      if (clock.in_reserve) box.appendChild(el("span", { class: "reserve-running", text: " " + gettext("(reserve)") }));
+    }
+    box.appendChild(el("span", { class: "reserve", text: " " + interpolate(gettext("reserve %(t)s"), { t: formatSeconds(clock.reserve_left) }, true) }));
+    if (player.vacation_until) {
+      const until = new Date(player.vacation_until).toLocaleString();
+      box.appendChild(el("div", { class: "vacation-mark", text: interpolate(gettext("on vacation until %(until)s"), { until: until }, true) }));
+    }
+    return box;
+  }
+
+  function tickClocks() {
+    const now = Date.now() + clockOffset;
+    root.querySelectorAll("[data-deadline]").forEach((node) => {
+      const left = (new Date(node.dataset.deadline).getTime() - now) / 1000;
+      node.textContent = "⏱ " + formatSeconds(left);
+      node.classList.toggle("low", left < 60);
+    });
+  }
+  setInterval(tickClocks, 1000);
 
   function renderCenter(view) {
     const center = el("div", { class: "center" });

@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.urls import reverse
 
-PROFILE = {"display_name": "Anna K.", "language": "en", "time_zone": "Asia/Tbilisi", "email_notifications": ""}
+PROFILE = {"display_name": "Anna K.", "language": "en", "time_zone": "Asia/Tbilisi", "email_notifications": "",
+           "turn_emails": "now"}
 
 
 def test_anonymous_is_sent_to_login(client, db):

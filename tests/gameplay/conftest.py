@@ -10,7 +10,7 @@ JOKER = get_engine("joker")
 
 @pytest.fixture
 def players(django_user_model):
-    return [django_user_model.objects.create_user(f"player{i}", password="pw-not-used-1") for i in range(4)]
+    return [django_user_model.objects.create_user(f"player{i}", password="pw-not-used-1", language="en") for i in range(4)]
 
 
 @pytest.fixture

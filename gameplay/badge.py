@@ -1,0 +1,114 @@
+"""The in-app badge: how many games are waiting for the user's move, live.
+
+A game is waiting for a user when it is active and one of his seats is among
+the engine's actors (`engine.actors(state)`), the same rule as "Your move" in
+the lobby.
+
+Protocol of `/ws/me/` (JSON text frames; signed-in users only, else closed
+with 4403):
+  server -> {"type": "badge", "waiting": 3}   on connect and whenever the number changes
+  client -> {"type": "sync"}                  ask for the number again (answered with a "badge")
+
+After a commit that may change whose turn it is, `badge_changed_on_commit`
+counts again for the users concerned and pushes the number to their group
+`user-<id>` (every open tab of the user is in it). The database stays the
+truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.
+"""
+
+import logging
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from gameplay.engine import get_engine
+from gameplay.models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+CLOSE_FORBIDDEN = 4403
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def _user_id(user) -> int:
+    return getattr(user, "pk", user)
+
+
+def waiting_seats(user) -> list[Seat]:
+    """The user's seats in active games where it is his move (seat.game is
+    loaded), oldest game first. `user` is a User or a user id."""
+    seats = (
+        Seat.objects.filter(user_id=_user_id(user), game__status=Game.Status.ACTIVE)
+        .select_related("game")
+        .order_by("game_id")
+    )
+    return [seat for seat in seats if seat.position in get_engine(seat.game.engine).actors(seat.game.state)]
+
+
+def waiting_count(user) -> int:
+    """How many active games wait for the user's move. `user` is a User or a user id."""
+    return len({seat.game_id for seat in waiting_seats(user)})
+
+
+def send_badges(user_ids: Iterable[int]) -> None:
+    """Push each user's current count to his group. Never raises: Redis may
+    be down, and the count is only a convenience (the database has the truth)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    for user_id in sorted(set(user_ids)):
+        try:
+            send(user_group(user_id), {"type": "badge.update", "waiting": waiting_count(user_id)})
+        except Exception:
+            log.exception("pushing the badge of user %s failed", user_id)
+
+
+def badge_changed_on_commit(user_ids: Iterable[int]) -> None:
+    """After the current transaction commits, push the new counts of these users."""
+    ids = sorted({user_id for user_id in user_ids if user_id is not None})
+    if ids:
+        transaction.on_commit(lambda: send_badges(ids))
+
+
+class BadgeConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.user_id = user.pk
+        self.group = user_group(user.pk)
+        self.waiting = None
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+        except ValueError:  # malformed JSON: ignore it, the badge has nothing to say about it
+            pass
+
+    async def badge_update(self, event):
+        await self.send_count(event["waiting"])
+
+    async def send_count(self, waiting: int, force: bool = False) -> None:
+        if waiting == self.waiting and not force:
+            return
+        self.waiting = waiting
+        await self.send_json({"type": "badge", "waiting": waiting})

