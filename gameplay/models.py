@@ -50,6 +50,9 @@ class Game(models.Model):
     reserve_seconds = models.PositiveIntegerField(_("reserve time, seconds"), default=3 * 86400)
     on_timeout = models.CharField(_("when time runs out"), max_length=16, choices=OnTimeout.choices, default=OnTimeout.AUTOPLAY)
     night_pause = models.BooleanField(_("players' night pauses apply"), default=True)
+    # Lengths of a game's named clocks (e.g. Durak's "attacker", "defender",
+    # "throwers"), in seconds; a clock not named here gets move_seconds.
+    timer_seconds = models.JSONField(default=dict, blank=True)
 
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, editable=False)
@@ -85,6 +88,10 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    def seconds_for(self, timer: dict) -> int:
+        """The length of the clock an engine timer entry names."""
+        return int(self.timer_seconds.get(timer.get("clock") or "", self.move_seconds))
+
     @property
     def time_control_label(self) -> str:
         from gameplay.clocks import format_duration
@@ -108,6 +115,8 @@ class Seat(models.Model):
     reserve_seconds_left = models.PositiveIntegerField(default=0)
     # The clock of the seat's current turn (all None/False while not on the clock).
     clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_seconds = models.PositiveIntegerField(default=0)
+    clock_uses_reserve = models.BooleanField(default=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     in_reserve = models.BooleanField(default=False)
     warn_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -93,6 +93,11 @@ def render_email(user, name: str, context: dict) -> tuple[str, str]:
     return subject, body
 
 
+def _in_language(user, func, *args):
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        return func(*args)
+
+
 def _send(address: str, subject: str, body: str) -> bool:
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
@@ -165,13 +170,29 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
         seat.save(update_fields=["turn_notified"])
         subject, body = render_email(user, "your_turn", {
             "game": game, "seat": seat, "deadline": seat.deadline,
+            "in_reserve": seat.in_reserve,
+            "reserve": "" if seat.in_reserve else _in_language(user, _reserve_text, seat),
             "game_url": _absolute(game.get_absolute_url()),
         })
         _send_on_commit(user.email, subject, body)
     return True
 
 
+def _reserve_text(seat: Seat) -> str:
+    from gameplay.clocks import format_duration
+
+    return format_duration(seat.reserve_seconds_left) if seat.reserve_seconds_left > 0 else ""
+
+
 # --- the time warning ---------------------------------------------------------------
+
+
+def _expiry_forfeits(game: Game, position: int) -> bool:
+    """Whether running out of time loses the game (else an automatic move is made)."""
+    if game.on_timeout == Game.OnTimeout.FORFEIT:
+        return True
+    timers = {t["seat"]: t for t in get_engine(game.engine).timers(game.state)}
+    return timers.get(position, {}).get("expiry") == "forfeit"
 
 
 def _runs_out_at(seat: Seat, game: Game):
@@ -216,6 +237,7 @@ def _warn(game_id: int, position: int) -> int:
     if user is not None and not seat.is_bot and user.is_active and user.email_notifications and user.email:
         subject, body = render_email(user, "time_warning", {
             "game": game, "seat": seat, "deadline": _runs_out_at(seat, game),
+            "forfeit": _expiry_forfeits(game, position),
             "game_url": _absolute(game.get_absolute_url()),
         })
         _send_on_commit(user.email, subject, body)

@@ -46,6 +46,14 @@ class MoveResult:
     duplicate: bool = False
 
 
+def _may_apply_stale(game: Game, position: int, action: dict) -> bool:
+    """Some moves don't depend on what others did meanwhile (a Durak
+    throw-in, a secret commitment): the engine says so, and then judges the
+    move against the current state instead of refusing it as stale."""
+    accepts_stale = getattr(get_engine(game.engine), "accepts_stale", None)
+    return bool(accepts_stale and accepts_stale(game.state, position, action))
+
+
 def _locked_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
@@ -209,7 +217,7 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
                 raise GameError(_("You are not playing at this table."), code="not_seated")
             if game.status != Game.Status.ACTIVE:
                 raise GameError(_("This game is not in play."), code="not_active", version=game.version)
-            if expected_version != game.version:
+            if expected_version != game.version and not _may_apply_stale(game, seat.position, action):
                 raise GameError(
                     _("The game has moved on; here is the current position."), code="stale", version=game.version
                 )
@@ -292,7 +300,7 @@ def expire_deadlines(game_id: int, version: int | None = None) -> int:
     for seat in game.seats.select_related("user").filter(deadline__lte=now).order_by("deadline", "position"):
         if seat.position not in timers:
             continue
-        if not seat.in_reserve and seat.reserve_seconds_left > 0:
+        if not seat.in_reserve and seat.clock_uses_reserve and seat.reserve_seconds_left > 0:
             _start_reserve(seat, game, now)
             if seat.deadline > now:
                 continue
@@ -312,7 +320,11 @@ def _start_reserve(seat: Seat, game: Game, now: datetime) -> None:
 
 
 def _expire(game: Game, engine, seat: Seat, timer: dict) -> None:
-    if timer.get("expiry") == "forfeit" or game.on_timeout == Game.OnTimeout.FORFEIT:
+    """The engine says what expiry does; where it offers the automatic move
+    and the game lets the table choose (Joker's `on_timeout`), a "forfeit"
+    table loses the game instead."""
+    table_forfeits = game.on_timeout == Game.OnTimeout.FORFEIT and getattr(engine, "table_chooses_on_timeout", False)
+    if timer.get("expiry") == "forfeit" or table_forfeits:
         _apply(game, seat.position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
         return
     action = {**engine.auto_action(game.state, seat.position), "auto": True}
@@ -468,12 +480,13 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
         if was_on and (moved or seat.position not in on_clock):
             pauses = pauses_for(seat, game, now)
             used = clocks.running_seconds(seat.clock_started_at, now, pauses)
-            overtime = max(0.0, used - game.move_seconds)
-            seat.reserve_seconds_left = max(0, seat.reserve_seconds_left - math.ceil(overtime))
+            if seat.clock_uses_reserve:
+                overtime = max(0.0, used - seat.clock_seconds)
+                seat.reserve_seconds_left = max(0, seat.reserve_seconds_left - math.ceil(overtime))
             if moved:
                 used_by_mover = used
         if seat.position in on_clock and (not was_on or moved or on_clock[seat.position].get("restart")):
-            _start_clock(seat, game, now, pauses or pauses_for(seat, game, now))
+            _start_clock(seat, game, on_clock[seat.position], now, pauses or pauses_for(seat, game, now))
             started.append(seat.position)
         elif seat.position not in on_clock:
             _stop_clock(seat)
@@ -483,14 +496,17 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
     return used_by_mover
 
 
-CLOCK_FIELDS = ["reserve_seconds_left", "clock_started_at", "deadline", "in_reserve", "warn_at", "warned", "turn_notified"]
+CLOCK_FIELDS = ["reserve_seconds_left", "clock_started_at", "clock_seconds", "clock_uses_reserve", "deadline",
+                "in_reserve", "warn_at", "warned", "turn_notified"]
 
 
-def _start_clock(seat: Seat, game: Game, now: datetime, pauses: clocks.Pauses) -> None:
+def _start_clock(seat: Seat, game: Game, timer: dict, now: datetime, pauses: clocks.Pauses) -> None:
     seat.clock_started_at = now
+    seat.clock_seconds = game.seconds_for(timer)
+    seat.clock_uses_reserve = timer.get("reserve", True)
     seat.in_reserve = False
-    seat.deadline = clocks.advance(now, game.move_seconds, pauses)
-    seat.warn_at = clocks.advance(now, clocks.WARN_SHARE * (game.move_seconds + seat.reserve_seconds_left), pauses)
+    seat.deadline = clocks.advance(now, seat.clock_seconds, pauses)
+    seat.warn_at = clocks.advance(now, clocks.WARN_SHARE * (seat.clock_seconds + _reserve_of(seat)), pauses)
     seat.warned = False
     seat.turn_notified = False
 
@@ -509,11 +525,15 @@ def _recompute_deadline(seat: Seat, game: Game, now: datetime) -> None:
     if seat.clock_started_at is None:
         return
     pauses = pauses_for(seat, game, now)
-    budget = game.move_seconds + (seat.reserve_seconds_left if seat.in_reserve else 0)
+    budget = seat.clock_seconds + (seat.reserve_seconds_left if seat.in_reserve else 0)
     seat.deadline = clocks.advance(seat.clock_started_at, budget, pauses)
     seat.warn_at = clocks.advance(
-        seat.clock_started_at, clocks.WARN_SHARE * (game.move_seconds + seat.reserve_seconds_left), pauses
+        seat.clock_started_at, clocks.WARN_SHARE * (seat.clock_seconds + _reserve_of(seat)), pauses
     )
+
+
+def _reserve_of(seat: Seat) -> int:
+    return seat.reserve_seconds_left if seat.clock_uses_reserve else 0
 
 
 def _after_clock_change(game_id: int, version: int, started: list[int]) -> None:

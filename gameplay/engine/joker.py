@@ -305,6 +305,7 @@ class JokerEngine(Engine):
     """The Joker engine (see the module docstring for rules decisions and state layout)."""
 
     slug = "joker"
+    table_chooses_on_timeout = True  # rules/joker.md "Time-outs": forfeit or autoplay, a table option
     name = N_("Joker")
     min_players = PLAYERS
     max_players = PLAYERS

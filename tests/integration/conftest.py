@@ -226,7 +226,7 @@ class CeleryStack:
         for process in reversed(self.processes):
             process.stop()
 
-    def logs(self, chars: int = 4000) -> str:
+    def logs(self, chars: int = 6000) -> str:
         return "\n".join(f"---- {p.name} log (tail) ----\n{_tail(p.log_path, chars)}" for p in self.processes)
 
     # -- the database, through child processes ------------------------------

@@ -1,0 +1,54 @@
+// The badge in the header: how many games wait for the signed-in user's move.
+// One WebSocket to /ws/me/; the server sends {"type":"badge","waiting":N} on
+// connect and whenever N changes. Reconnects with backoff; asks again
+// ({"type":"sync"}) when the tab comes back into view.
+(function () {
+  "use strict";
+  const badge = document.getElementById("games-waiting");
+  if (!badge || !window.WebSocket) return;
+  const count = badge.querySelector(".count") || badge;
+  const FIRST_DELAY = 1000;
+  const MAX_DELAY = 60000;
+  const CLOSE_FORBIDDEN = 4403; // signed out: do not retry
+  let delay = FIRST_DELAY;
+  let socket = null;
+  let retry = null;
+
+  function show(waiting) {
+    const n = Number(waiting) || 0;
+    count.textContent = n > 99 ? "99+" : String(n);
+    badge.hidden = n === 0;
+  }
+
+  function connect() {
+    retry = null;
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/me/");
+    socket.onopen = () => { delay = FIRST_DELAY; };
+    socket.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (err) { return; }
+      if (msg && msg.type === "badge") show(msg.waiting);
+    };
+    socket.onclose = (e) => {
+      socket = null;
+      if (e.code === CLOSE_FORBIDDEN) { show(0); return; }
+      // Exponential backoff with jitter, so a restarted server is not stormed.
+      retry = setTimeout(connect, delay + Math.random() * delay / 2);
+      delay = Math.min(delay * 2, MAX_DELAY);
+    };
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "sync" }));
+    } else if (!socket && retry) {
+      clearTimeout(retry); // back in view: try now rather than after a long backoff
+      delay = FIRST_DELAY;
+      connect();
+    }
+  });
+
+  connect();
+})();
