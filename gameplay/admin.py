@@ -110,6 +110,23 @@ class MoveAdmin(admin.ModelAdmin):
 class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ["game", "user", "text", "hidden", "created_at"]
     list_filter = ["hidden"]
-    list_editable = ["hidden"]
     search_fields = ["text", "user__username", "game__id"]
-    raw_id_fields = ["game", "user"]
+    readonly_fields = ["game", "user", "text", "created_at"]
+    fields = ["game", "user", "text", "created_at", "hidden"]
+    actions = ["hide", "show"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        services.set_chat_hidden(obj.pk, obj.hidden)
+
+    @admin.action(description=_("Hide the selected messages"))
+    def hide(self, request, queryset):
+        for message_id in queryset.values_list("pk", flat=True):
+            services.set_chat_hidden(message_id, True)
+
+    @admin.action(description=_("Show the selected messages again"))
+    def show(self, request, queryset):
+        for message_id in queryset.values_list("pk", flat=True):
+            services.set_chat_hidden(message_id, False)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
-from gameplay.models import Game
+from gameplay.models import ChatMessage, Game
 
 log = logging.getLogger(__name__)
 
@@ -113,3 +113,34 @@ def send_game(game_id: int, events: list | None = None) -> None:
 
 def game_changed_on_commit(game_id: int, events: list | None = None) -> None:
     transaction.on_commit(lambda: send_game(game_id, events))
+
+
+CHAT_HISTORY = 50
+
+
+def chat_history(game: Game) -> list[dict]:
+    messages = game.chat.select_related("user").filter(hidden=False).order_by("-created_at")[:CHAT_HISTORY]
+    return [m.as_json() for m in reversed(messages)]
+
+
+def send_chat(message_id: int) -> None:
+    """A new (or newly hidden) chat message to the players, and to the
+    spectators of a public table."""
+    layer = get_channel_layer()
+    message = ChatMessage.objects.select_related("user", "game").filter(pk=message_id).first()
+    if layer is None or message is None:
+        return
+    game = message.game
+    groups = [seat_group(game.pk, p) for p in range(game.seats_count)]
+    if not game.is_private:
+        groups.append(seat_group(game.pk, None))
+    event = {"type": "game.update", "payload": {"type": "chat", "message": message.as_json()}}
+    try:
+        for group in groups:
+            async_to_sync(layer.group_send)(group, event)
+    except Exception:
+        log.exception("chat broadcast of game %s failed", game.pk)
+
+
+def chat_on_commit(message_id: int) -> None:
+    transaction.on_commit(lambda: send_chat(message_id))

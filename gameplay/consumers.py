@@ -3,6 +3,7 @@
 Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "move", "action": {...}, "version": 12, "move_id": "uuid"}
   client -> {"type": "sync"}
+  client -> {"type": "chat", "text": "..."}   (players only; server -> {"type": "chat", "message": {...}})
   client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong"})
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
@@ -17,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import services
-from gameplay.broadcast import game_payload, seat_group
+from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.models import Game, Seat
 
 CLOSE_FORBIDDEN = 4403
@@ -42,6 +43,10 @@ def _mark_seen(game_id: int, position: int | None) -> None:
         Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
 
 
+def _chat_history(game_id: int) -> list[dict]:
+    return chat_history(Game.objects.get(pk=game_id))
+
+
 def _payload(game_id: int, position: int | None) -> dict:
     return game_payload(Game.objects.get(pk=game_id), position)
 
@@ -64,6 +69,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await database_sync_to_async(_mark_seen)(self.game_id, self.position)
         await self.send_state()
+        history = await database_sync_to_async(_chat_history)(self.game_id)
+        await self.send_json({"type": "chat_history", "messages": history})
 
     async def disconnect(self, code):
         if getattr(self, "group", None):
@@ -89,6 +96,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "move":
             await self.receive_move(content)
+        elif kind == "chat":
+            await self.receive_chat(content)
         else:
             await self.send_error("bad_request", _("Unknown message type."))
 
@@ -104,6 +113,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "ack", "move_id": move_id, "version": result.version,
                               "duplicate": result.duplicate})
+
+    async def receive_chat(self, content: dict) -> None:
+        try:
+            await database_sync_to_async(_in_language)(
+                self.user, services.post_chat, self.game_id, self.user, content.get("text")
+            )
+        except services.GameError as exc:
+            await self.send_error(exc.code, exc.message)
 
     async def send_state(self) -> None:
         payload = await database_sync_to_async(_in_language)(self.user, _payload, self.game_id, self.position)

@@ -35,3 +35,8 @@ def engine_message_text(exc: Exception) -> str:
 def illegal_move_text(exc: IllegalMove) -> str:
     """Why the move was refused, in the active language (``gettext(exc.template) % exc.params``)."""
     return engine_message_text(exc)
+
+
+def engine_name(engine) -> str:
+    """A game's name (``Engine.name``, marked ``N_``) in the active language: "Джокер" for Joker in Russian."""
+    return gettext(engine.name)

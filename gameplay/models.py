@@ -186,11 +186,19 @@ class Move(models.Model):
 
 
 class ChatMessage(models.Model):
+    MAX_LENGTH = 500
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    text = models.CharField(max_length=500)
+    text = models.CharField(max_length=MAX_LENGTH)
     hidden = models.BooleanField(_("hidden by a moderator"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["game", "created_at"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def as_json(self) -> dict:
+        return {"id": self.pk, "author": self.user.name, "text": "" if self.hidden else self.text,
+                "hidden": self.hidden, "at": self.created_at.isoformat()}

@@ -181,24 +181,28 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
 def _reserve_text(seat: Seat) -> str:
     from gameplay.clocks import format_duration
 
-    return format_duration(seat.reserve_seconds_left) if seat.reserve_seconds_left > 0 else ""
+    if not seat.clock_uses_reserve or seat.reserve_seconds_left <= 0:
+        return ""
+    return format_duration(seat.reserve_seconds_left)
 
 
 # --- the time warning ---------------------------------------------------------------
 
 
 def _expiry_forfeits(game: Game, position: int) -> bool:
-    """Whether running out of time loses the game (else an automatic move is made)."""
-    if game.on_timeout == Game.OnTimeout.FORFEIT:
+    """Whether running out of time loses the game (else an automatic move is
+    made): the same rule as `services._expire`."""
+    engine = get_engine(game.engine)
+    if game.on_timeout == Game.OnTimeout.FORFEIT and getattr(engine, "table_chooses_on_timeout", False):
         return True
-    timers = {t["seat"]: t for t in get_engine(game.engine).timers(game.state)}
+    timers = {t["seat"]: t for t in engine.timers(game.state)}
     return timers.get(position, {}).get("expiry") == "forfeit"
 
 
 def _runs_out_at(seat: Seat, game: Game):
     """When the seat's time really runs out: its deadline, or, while the move
     time still runs, the end of the reserve that follows it."""
-    if seat.in_reserve or seat.reserve_seconds_left <= 0:
+    if seat.in_reserve or not seat.clock_uses_reserve or seat.reserve_seconds_left <= 0:
         return seat.deadline
     from gameplay import clocks, services  # services imports this module
 

@@ -43,6 +43,10 @@
       current = msg;
       if (gap) sync(); // ask for everything once more; harmless when up to date
       render();
+    } else if (msg.type === "chat_history") {
+      chat.replace(msg.messages);
+    } else if (msg.type === "chat") {
+      chat.add(msg.message);
     } else if (msg.type === "ack") {
       pending = null;
       render();
@@ -213,6 +217,34 @@
       el("ol", {}, ranking.map((r) => el("li", { text: interpolate(gettext("%(place)s. %(who)s — %(score)s"),
         { place: r.place, who: playerName(r.pos), score: renderer.score ? renderer.score(outcome.scores[r.pos]) : outcome.scores[r.pos] }, true) })))]);
   }
+
+  // ---- table chat ---------------------------------------------------------
+  const chat = (function () {
+    const box = document.getElementById("chat");
+    const list = box && box.querySelector(".chat-messages");
+    const form = box && box.querySelector("form");
+    const messages = new Map();
+
+    function draw() {
+      if (!list) return;
+      list.replaceChildren(...[...messages.values()].filter((m) => !m.hidden).map((m) =>
+        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text])));
+      list.scrollTop = list.scrollHeight;
+    }
+    if (form) {
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const input = form.querySelector("input[name=text]");
+        if (!input.value.trim() || !socket || socket.readyState !== WebSocket.OPEN) return;
+        socket.send(JSON.stringify({ type: "chat", text: input.value }));
+        input.value = "";
+      });
+    }
+    return {
+      replace(items) { messages.clear(); items.forEach((m) => messages.set(m.id, m)); draw(); },
+      add(message) { messages.set(message.id, message); draw(); },
+    };
+  })();
 
   // ---- clocks -------------------------------------------------------------
   let clockOffset = 0; // server time minus this browser's time, in ms

@@ -52,6 +52,7 @@ def test_a_player_gets_his_own_view_on_connect_and_nobody_elses_cards(joker_game
         connected, _ = await ws.connect()
         assert connected
         message = await ws.receive_json_from(timeout=5)
+        assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
         await ws.disconnect()
         return message
 
@@ -73,6 +74,7 @@ def test_a_move_is_acknowledged_and_every_seat_receives_its_own_new_view(joker_g
         for ws in sockets:
             assert (await ws.connect())[0]
             await ws.receive_json_from(timeout=5)
+            assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
         await sockets[position].send_json_to({"type": "move", "action": action, "version": 0, "move_id": "m1"})
         received = {}
         for p, ws in enumerate(sockets):
@@ -104,6 +106,7 @@ def test_bad_messages_get_a_clear_error_and_the_connection_stays_open(joker_game
         ws = communicator(joker_game.pk, headers)
         await ws.connect()
         await ws.receive_json_from(timeout=5)
+        assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
         replies = []
         for raw in ["{not json", "[1, 2]", json.dumps({"type": "dance"}),
                     json.dumps({"type": "move", "action": {"type": "bid", "tricks": 0}, "version": 99}),
@@ -129,6 +132,7 @@ def test_a_spectator_of_a_public_table_sees_no_hand_at_all(joker_game):
         ws = communicator(joker_game.pk, [ORIGIN])
         assert (await ws.connect())[0]
         message = await ws.receive_json_from(timeout=5)
+        assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
         await ws.send_json_to({"type": "move", "action": {"type": "bid", "tricks": 0}, "version": 0})
         refusal = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
@@ -176,6 +180,7 @@ def test_moves_fan_out_through_a_real_redis_server(joker_game, players, redis_ch
         for ws in (mover, other):
             await ws.connect()
             await ws.receive_json_from(timeout=5)
+            assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
         await mover.send_json_to({"type": "move", "action": a_legal_action(joker_game, position), "version": 0})
         update = await other.receive_json_from(timeout=10)
         for ws in (mover, other):

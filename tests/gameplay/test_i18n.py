@@ -243,3 +243,12 @@ def test_the_russian_score_sheet_after_the_first_pulka(joker_game):
     for term in ("был джокер", "испортился", "заказ", "взял", "очки"):
         assert term in page
     assert "Pulka" not in page and "Score sheet" not in page
+
+
+def test_game_names_translate():
+    from gameplay.i18n import engine_name
+
+    with translation.override("ru"):
+        assert engine_name(JOKER) == "Джокер"
+    with translation.override("en"):
+        assert engine_name(JOKER) == "Joker"

@@ -404,3 +404,14 @@ def test_a_failing_mail_server_does_not_break_the_move(joker_game, players, run_
 
     assert joker_game.version == 1
     assert seat_of(joker_game, position).turn_notified  # at most once: not retried
+
+
+def test_the_time_warning_says_what_happens_when_the_time_runs_out(joker_game, players, run_on_commit):
+    position, user = acting_player(joker_game, players)
+    seat = seat_of(joker_game, position)
+
+    with time_machine.travel(seat.warn_at + timedelta(seconds=1), tick=False), run_on_commit():
+        notifications.send_time_warnings(game_id=joker_game.pk)
+
+    [email] = mail.outbox
+    assert "a move is made for you automatically" in email.body  # the table's default: automatic moves
