@@ -40,6 +40,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
+
+from gameplay.broadcast import current_vacation
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -166,6 +168,8 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
         user = seat.user
         if not user.is_active or not user.email or user.turn_emails != user.TurnEmails.IMMEDIATELY:
             return False
+        if current_vacation(user) is not None:
+            return False  # his clocks are stopped; the digest of his return is the lobby
         seat.turn_notified = True
         seat.save(update_fields=["turn_notified"])
         subject, body = render_email(user, "your_turn", {

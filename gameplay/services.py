@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast, clocks, notifications
+from gameplay import badge, broadcast, clocks, notifications
 from gameplay.engine import ENGINES, get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.models import ChatMessage, Game, Move, Seat
@@ -508,7 +508,10 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
     on_clock = {t["seat"]: t for t in engine.timers(game.state)} if game.status == Game.Status.ACTIVE else {}
     used_by_mover = 0.0
     started = []
+    human_ids = []
     for seat in game.seats.select_related("user"):
+        if seat.user_id is not None:
+            human_ids.append(seat.user_id)
         was_on = seat.clock_started_at is not None
         moved = seat.position == mover
         pauses = None
@@ -528,6 +531,7 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
         seat.save(update_fields=CLOCK_FIELDS)
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: _after_clock_change(game_id, version, started))
+    badge.badge_changed_on_commit(human_ids)
     return used_by_mover
 
 

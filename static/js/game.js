@@ -32,7 +32,9 @@
 
   // "I am on the game page": no "your turn" email while the heartbeat comes.
   setInterval(() => {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "ping" }));
+    }
   }, 30000);
 
   function receive(msg) {
