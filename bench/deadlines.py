@@ -305,11 +305,14 @@ class Games:
     clock_seat_ids: list[int]  # the id of the seat on the clock, by game index
 
 
-def create_games(count: int) -> Games:
+def create_games(count: int, games_per_player: int) -> Games:
     """`count` active Joker games with four human players each, written with
     bulk_create (eight started states, as `services.join_game` leaves a game
-    once the last seat is taken); no seat is on the clock yet."""
+    once the last seat is taken); no seat is on the clock yet. The players
+    are count * 4 / games_per_player accounts without an email address (no
+    "your turn" emails), each seated at about games_per_player tables."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
     from django.db import transaction
     from django.utils import timezone
 
@@ -324,29 +327,30 @@ def create_games(count: int) -> Games:
         starts.append((str(seed), seed_hash(str(seed)), state, engine.actors(state)[0]))
     now = timezone.now()
     User = get_user_model()
+    players = max(SEATS, math.ceil(count * SEATS / games_per_player))
+    unusable = make_password(None)
     with transaction.atomic():
-        users = []
-        for i in range(SEATS):
-            user = User(username=f"bench{i}", language="en", time_zone="UTC")
-            user.set_unusable_password()
-            users.append(user)
-        User.objects.bulk_create(users)
-        users = list(User.objects.order_by("pk"))
+        User.objects.bulk_create(
+            (User(username=f"bench{i}", password=unusable, language="en", time_zone="UTC") for i in range(players)),
+            batch_size=1000)
+        users = list(User.objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True))
         games = []
         for i in range(count):
             seed, sha, state, _actor = starts[i % len(starts)]
             games.append(Game(
                 engine="joker", options=options, seats_count=SEATS, status=Game.Status.ACTIVE,
-                created_by=users[0], time_preset="correspondence", move_seconds=DAY, reserve_seconds=3 * DAY,
-                on_timeout=Game.OnTimeout.AUTOPLAY, night_pause=False, state=state, version=0,
-                seed=seed, seed_sha256=sha, started_at=now, turn_started_at=now,
+                created_by_id=users[(SEATS * i) % players], time_preset="correspondence", move_seconds=DAY,
+                reserve_seconds=3 * DAY, on_timeout=Game.OnTimeout.AUTOPLAY, night_pause=False, state=state,
+                version=0, seed=seed, seed_sha256=sha, started_at=now, turn_started_at=now,
             ))
         Game.objects.bulk_create(games, batch_size=500)
         seats, clock_seats = [], []
         for i, game in enumerate(games):
             actor = starts[i % len(starts)][3]
             for position in range(SEATS):
-                seat = Seat(game=game, position=position, user=users[position], reserve_seconds_left=3 * DAY)
+                # Four consecutive accounts: never twice at one table.
+                seat = Seat(game=game, position=position, user_id=users[(SEATS * i + position) % players],
+                            reserve_seconds_left=3 * DAY)
                 seats.append(seat)
                 if position == actor:
                     clock_seats.append(seat)
@@ -357,24 +361,35 @@ def create_games(count: int) -> Games:
 def put_on_clock(games: Games, indices: list[int], deadlines: dict[int, datetime], now: datetime) -> None:
     """Put these games' seats on the clock, deep in their reserve (so the
     expiry, an automatic move, is what falls due), with the deadlines given:
-    the fields `services._update_clocks` writes, in one transaction."""
+    the fields `services._start_clock` and `_start_reserve` write, in one
+    transaction (raw SQL: 10,000 ORM updates would take longer than the run)."""
+    from django.core.exceptions import FieldDoesNotExist
     from django.db import connection, transaction
 
     from gameplay import clocks
     from gameplay.models import Seat
 
+    def has(name: str) -> bool:
+        try:
+            Seat._meta.get_field(name)
+            return True
+        except FieldDoesNotExist:
+            return False
+
     adapt = connection.ops.adapt_datetimefield_value
     budget = timedelta(seconds=DAY + 3 * DAY)  # move time + the whole reserve
+    constant = {name: value for name, value in (("clock_seconds", DAY), ("clock_uses_reserve", True),
+                                                 ("in_reserve", True)) if has(name)}
     rows = []
     for i in indices:
         started = deadlines[i] - budget
         warn_at = started + clocks.WARN_SHARE * budget
-        rows.append((adapt(started), adapt(deadlines[i]), True, adapt(warn_at), warn_at <= now,
+        rows.append((adapt(started), adapt(deadlines[i]), adapt(warn_at), warn_at <= now, *constant.values(),
                      games.clock_seat_ids[i]))
-    table = Seat._meta.db_table
+    columns = ["clock_started_at", "deadline", "warn_at", "warned", *constant]
+    sql = (f"UPDATE {Seat._meta.db_table} SET " + ", ".join(f"{c} = %s" for c in columns) + " WHERE id = %s")
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.executemany(f"UPDATE {table} SET clock_started_at = %s, deadline = %s, in_reserve = %s, "
-                           f"warn_at = %s, warned = %s WHERE id = %s", rows)
+        cursor.executemany(sql, rows)
 
 
 # --- processes --------------------------------------------------------------------------------------
@@ -389,10 +404,7 @@ class Processes:
     def stop(self) -> None:
         for proc in (self.beat, self.worker):
             if proc is not None and proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)  # its own process group: the worker and its pool
-                except ProcessLookupError:
-                    pass
+                proc.terminate()  # a warm shutdown; the worker stops its own pool
         for proc in (self.beat, self.worker):
             if proc is None:
                 continue
@@ -401,7 +413,7 @@ class Processes:
             except subprocess.TimeoutExpired:
                 pass
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # a pool child left behind, or a stuck shutdown
+                os.killpg(proc.pid, signal.SIGKILL)  # its own process group: a stuck shutdown, a pool child left
             except ProcessLookupError:
                 pass
             proc.wait()
@@ -765,9 +777,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--grace", type=float, default=None, help="seconds measured after the last due deadline (default 10; --quick 3)")
     parser.add_argument("--visibility", type=int, default=None, help="CELERY_VISIBILITY_TIMEOUT, seconds (default 30; --quick 8)")
     parser.add_argument("--horizon", type=int, default=None, help="DEADLINE_TASK_HORIZON, seconds (default visibility / 2)")
+    parser.add_argument("--games-per-player", type=int, default=10, help="tables each account sits at (default 10)")
     parser.add_argument("--sweep", type=float, default=1.0, help="DEADLINE_SWEEP_SECONDS (default 1)")
     parser.add_argument("--concurrency", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--repeat", type=int, default=1, help="runs; the order of the approaches alternates (default 1)")
+    parser.add_argument("--keep-temp", action="store_true", help="keep the temporary directory (databases, worker logs)")
     parser.add_argument("--serve-worker", choices=["naive", "product"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     quick = {"games": 1000, "sample": 100, "sample_from": 4.0, "sample_to": 12.0, "grace": 3.0, "visibility": 8,
@@ -781,8 +795,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.horizon = args.visibility // 2
     if args.serve_worker:
         return args
-    if args.games < 1 or not 0 < args.sample <= args.games or args.repeat < 1 or args.concurrency < 1:
-        parser.error("--games, --sample, --repeat and --concurrency must be positive, --sample at most --games")
+    if (args.games < 1 or not 0 < args.sample <= args.games or args.repeat < 1 or args.concurrency < 1
+            or args.games_per_player < 1):
+        parser.error("--games, --sample, --repeat, --concurrency and --games-per-player must be positive, "
+                     "--sample at most --games")
     if not 0 < args.sample_from <= args.sample_to or args.sample_to + args.grace >= PENDING_FROM:
         parser.error("need 0 < --sample-from <= --sample-to and --sample-to + --grace < 60 "
                      "(pending deadlines start one minute after t0)")
@@ -805,7 +821,7 @@ def main(argv=None) -> int:
         progress(f"migrating the template database and creating {args.games:,} games in it")
         migrate_template()
         started = time.perf_counter()
-        games = create_games(args.games)
+        games = create_games(args.games, args.games_per_player)
         checkpoint()
         progress(f"games created in {time.perf_counter() - started:.1f} s")
         env_line = environment_line(redis_url)
@@ -833,7 +849,10 @@ def main(argv=None) -> int:
                 redis_proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 redis_proc.kill()
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        if args.keep_temp:
+            progress(f"kept {tmpdir}")
+        else:
+            shutil.rmtree(tmpdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

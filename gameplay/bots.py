@@ -37,9 +37,25 @@ def choose_action(engine: Any, state: dict, seat: int, rng: random.Random) -> Ac
     legal = engine.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"Seat {seat} has no move to make now.")
-    if getattr(engine, "slug", None) == "joker":
-        return choose_joker_action(engine.view(state, seat), legal, rng)
-    return rng.choice(legal)
+    policy = _policy(getattr(engine, "slug", None))
+    if policy is None:
+        return rng.choice(legal)
+    return policy(engine.view(state, seat), legal, rng)
+
+
+def _policy(slug: str | None):
+    """The game's own bot: a function (view, legal actions, rng) -> action."""
+    if slug == "joker":
+        return choose_joker_action
+    if slug == "durak":
+        from gameplay.bots_durak import choose_durak_action
+
+        return choose_durak_action
+    if slug == "ipuker":
+        from gameplay.bots_ipuker import choose_ipuker_action
+
+        return choose_ipuker_action
+    return None
 
 
 def choose_joker_action(view: dict, legal: list[Action], rng: random.Random) -> Action:

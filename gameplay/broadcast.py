@@ -37,6 +37,9 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
         "seed_sha256": game.seed_sha256,
         "seed": game.revealed_seed,
         "abort_reason": game.abort_reason or None,
+        "series": {"number": game.series_number, "length": game.series_length,
+                   "next_game": next_game.pk if (next_game := game.next_in_series) else None}
+        if game.series_length > 1 else None,
         "server_time": timezone.now().isoformat(),
         "players": [seat_info(s) for s in seats],
         "view": None,

@@ -54,6 +54,14 @@ class Game(models.Model):
     # "throwers"), in seconds; a clock not named here gets move_seconds.
     timer_seconds = models.JSONField(default=dict, blank=True)
 
+    # A series of games at one table ("партии"): the games after the first
+    # point at it; the next game starts by itself when one ends.
+    series_length = models.PositiveSmallIntegerField(_("games in the series"), default=1)
+    series_first = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="series_games", editable=False
+    )
+    series_number = models.PositiveSmallIntegerField(default=1, editable=False)
+
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, editable=False)
     seed = models.CharField(max_length=32, default=new_seed, editable=False)
@@ -83,6 +91,16 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
+
+    def series(self) -> list["Game"]:
+        """Every game of this game's series so far, in order."""
+        first = self.series_first or self
+        return [first, *first.series_games.order_by("series_number")]
+
+    @property
+    def next_in_series(self) -> "Game | None":
+        first = self.series_first or self
+        return first.series_games.filter(series_number=self.series_number + 1).first()
 
     @property
     def is_over(self) -> bool:
@@ -126,7 +144,7 @@ class Seat(models.Model):
     # Last sign of life from the game page (WebSocket connect or heartbeat).
     seen_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
-    points = models.IntegerField(null=True, blank=True)
+    points = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from gameplay import badge, broadcast, clocks, notifications
 from gameplay.engine import ENGINES, get_engine
 from gameplay.engine.core import IllegalMove
-from gameplay.models import ChatMessage, Game, Move, Seat
+from gameplay.models import ChatMessage, Game, Move, Seat, new_invite_code
 
 # Actions that are not the engine's moves but end the game for one seat.
 RESIGN = "resign"
@@ -46,12 +46,12 @@ class MoveResult:
     duplicate: bool = False
 
 
-def _may_apply_stale(game: Game, position: int, action: dict) -> bool:
+def _may_apply_stale(game: Game, position: int, action: dict, made_at: int) -> bool:
     """Some moves don't depend on what others did meanwhile (a Durak
     throw-in, a secret commitment): the engine says so, and then judges the
     move against the current state instead of refusing it as stale."""
     accepts_stale = getattr(get_engine(game.engine), "accepts_stale", None)
-    return bool(accepts_stale and accepts_stale(game.state, position, action))
+    return bool(accepts_stale and accepts_stale(game.state, position, action, made_at=made_at))
 
 
 def _locked_game(game_id: int) -> Game:
@@ -83,6 +83,8 @@ def create_game(
     on_timeout: str = Game.OnTimeout.AUTOPLAY,
     is_private: bool = False,
     night_pause: bool | None = None,
+    timer_seconds: dict | None = None,
+    series_length: int = 1,
 ) -> Game:
     """Create a table with its creator in seat 0."""
     if engine_slug not in ENGINES:
@@ -93,8 +95,13 @@ def create_game(
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players})
     try:
         options = engine.validate_options(options or {})
+        check_players = getattr(engine, "check_options_for_players", None)
+        if check_players:
+            check_players(options, players)
     except ValueError as exc:
         raise GameError(str(exc), code="bad_request") from None
+    if not 1 <= series_length <= MAX_SERIES:
+        raise GameError(_("A series has 1 to %(n)s games.") % {"n": MAX_SERIES}, code="bad_request")
     preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
     game = Game.objects.create(
         engine=engine_slug,
@@ -107,9 +114,12 @@ def create_game(
         reserve_seconds=reserve_seconds if reserve_seconds is not None else preset.reserve_seconds,
         on_timeout=on_timeout,
         night_pause=preset.night_pause if night_pause is None else (night_pause and preset.night_pause),
+        timer_seconds={k: int(v) for k, v in (timer_seconds or {}).items() if v},
+        series_length=series_length,
     )
+    teams = _teams(options, players)
     Seat.objects.bulk_create(
-        Seat(game=game, position=p, reserve_seconds_left=game.reserve_seconds) for p in range(players)
+        Seat(game=game, position=p, reserve_seconds_left=game.reserve_seconds, team=teams[p]) for p in range(players)
     )
     game.seats.filter(position=0).update(user=user)
     return game
@@ -184,6 +194,40 @@ def _start_if_full(game: Game) -> None:
     _update_clocks(game, engine, now, mover=None)
 
 
+MAX_SERIES = 20
+
+
+def _teams(options: dict, players: int) -> list[int | None]:
+    """Pairs sit opposite each other: seats 0+2 against 1+3."""
+    if options.get("teams"):
+        return [p % 2 for p in range(players)]
+    return [None] * players
+
+
+def _start_next_in_series(game: Game, engine) -> None:
+    """The next game of the series, with the same people in the same seats,
+    starts as soon as one ends (its first dealer and attacker as the game's
+    rules say, through the engine's `next_game_options`)."""
+    if game.series_number >= game.series_length:
+        return
+    next_options = getattr(engine, "next_game_options", None)
+    options = next_options(game.options, engine.outcome(game.state)) if next_options else game.options
+    following = Game.objects.create(
+        engine=game.engine, options=options, seats_count=game.seats_count, created_by=game.created_by,
+        is_private=game.is_private, invite_code=new_invite_code(), time_preset=game.time_preset,
+        move_seconds=game.move_seconds, reserve_seconds=game.reserve_seconds, on_timeout=game.on_timeout,
+        night_pause=game.night_pause, timer_seconds=game.timer_seconds, series_length=game.series_length,
+        series_first=game.series_first or game, series_number=game.series_number + 1,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=following, position=s.position, user=s.user, is_bot=s.is_bot, team=s.team,
+             reserve_seconds_left=following.reserve_seconds)
+        for s in game.seats.all()
+    )
+    _start_if_full(following)
+    _after_table_change(following)
+
+
 def _after_table_change(game: Game) -> None:
     broadcast.game_changed_on_commit(game.pk)
     if game.status == Game.Status.ACTIVE:
@@ -217,7 +261,9 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
                 raise GameError(_("You are not playing at this table."), code="not_seated")
             if game.status != Game.Status.ACTIVE:
                 raise GameError(_("This game is not in play."), code="not_active", version=game.version)
-            if expected_version != game.version and not _may_apply_stale(game, seat.position, action):
+            if expected_version > game.version or (
+                expected_version < game.version and not _may_apply_stale(game, seat.position, action, expected_version)
+            ):
                 raise GameError(
                     _("The game has moved on; here is the current position."), code="stale", version=game.version
                 )
@@ -475,6 +521,7 @@ def _apply(game: Game, position: int, action: dict, *, by: str, user=None, move_
     if game.status == Game.Status.FINISHED:
         game_id = game.pk
         transaction.on_commit(lambda: notifications.game_over(game_id))
+        _start_next_in_series(game, engine)
 
 
 def _finish(game: Game, engine, now) -> None:

@@ -52,6 +52,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             game = services.create_game(
                 request.user,
                 data["engine"],
+                form.engine_options(),
                 players=data["players"],
                 time_preset=data["time_preset"],
                 move_seconds=data["move_seconds"],
@@ -59,6 +60,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 on_timeout=data["on_timeout"],
                 is_private=data["is_private"],
                 night_pause=data["night_pause"],
+                timer_seconds=form.timer_seconds(),
+                series_length=data["series_length"] or 1,
             )
             if data["fill_with_bots"]:
                 services.fill_with_bots(game.pk, request.user)

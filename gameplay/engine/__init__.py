@@ -10,9 +10,10 @@ ARCHITECTURE.md ("The engine contract").
 from __future__ import annotations
 
 from .core import Engine, IllegalMove
+from .ipuker import IpukerEngine
 from .joker import JokerEngine
 
-ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(),)}
+ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), IpukerEngine())}
 
 
 def get_engine(slug: str) -> Engine:

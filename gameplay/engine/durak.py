@@ -181,6 +181,8 @@ MSG_DEFENDER_FULL = N_("The defender cannot be given more unbeaten cards than he
 MSG_TOO_MANY = N_("Too many cards: only %(room)s more may be put on the table now.")
 MSG_NOT_OPENED = N_("The bout has not been opened yet: the attacker moves first.")
 MSG_NO_BOUT_TO_THROW = N_("No bout is open: wait for the attacker to attack.")
+MSG_RECEIVER_FULL = N_("You cannot transfer: the next player would get %(unbeaten)s unbeaten cards but holds "
+                       "only %(cards)s.")
 MSG_ALREADY_TAKING = N_("You have decided to take the cards.")
 
 
@@ -575,9 +577,8 @@ class DurakEngine(Engine):
             assert receiver is not None
             if len(state["table"]) >= bout_limit(state):
                 return IllegalMove(MSG_BOUT_FULL)
-            return IllegalMove(N_("The next player holds only %(cards)s cards: he cannot receive %(unbeaten)s "
-                                  "unbeaten cards."),
-                               cards=len(state["hands"][receiver]), unbeaten=len(state["table"]) + 1)
+            return IllegalMove(MSG_RECEIVER_FULL, unbeaten=len(state["table"]) + 1,
+                               cards=len(state["hands"][receiver]))
         return None
 
     @staticmethod
@@ -777,8 +778,7 @@ class DurakEngine(Engine):
         assert receiver is not None
         held = len(state["hands"][receiver])
         if total > held:
-            raise IllegalMove(N_("The next player holds only %(cards)s cards: he cannot receive %(unbeaten)s "
-                                 "unbeaten cards."), cards=held, unbeaten=total)
+            raise IllegalMove(MSG_RECEIVER_FULL, unbeaten=total, cards=held)
 
     def _apply_take(self, state: State, seat: int, action: Action) -> list[Event]:
         if state["phase"] == Phase.WINDOW and seat == state["defender"] and not state["taking"]:
