@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts.forms import ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
+from gameplay.views import my_games
 from gameplay.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -47,11 +48,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     seats = Seat.objects.filter(user=request.user).select_related("game")
-    current = [
-        {"game": seat.game, "seat": seat, "my_turn": seat.position in whose_turn(seat.game)}
-        for seat in seats.filter(game__status__in=CURRENT)
-    ]
-    current.sort(key=lambda row: (not row["my_turn"], row["game"].status != Game.Status.ACTIVE, -row["game"].pk))
+    current = my_games(request.user)
     past = seats.filter(game__status__in=PAST).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT]
     context = {"current": current, "past": past, **vacation_context(request.user)}
     return render(request, "accounts/profile.html", context)
@@ -135,22 +132,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
             request.user.save(update_fields=["language"])
         set_language_cookie(response, language)
     return response
-
-
-def whose_turn(game: Game) -> list[int]:
-    """Seat positions expected to move in an active game; empty if unknown.
-
-    Never fails: a missing or broken engine must not take the profile page down.
-    """
-    if game.status != Game.Status.ACTIVE or game.state is None:
-        return []
-    try:
-        from gameplay.engine import get_engine
-
-        return list(get_engine(game.engine).actors(game.state))
-    except Exception:
-        logger.warning("Cannot tell whose turn it is in game %s", game.pk, exc_info=True)
-        return []
 
 
 def set_language_cookie(response: HttpResponse, language: str) -> HttpResponse:

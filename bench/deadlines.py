@@ -18,7 +18,6 @@ measured in the same run; nothing is asserted. See bench/README.md.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import platform
@@ -26,7 +25,6 @@ import random
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -770,8 +768,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.deadlines", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=None, help="games, each with one seat on the clock (default 10000; --quick 1000)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 1,000 games, a shorter compressed window")
-    parser.add_argument("--sample", type=int, default=None, help="games whose deadline falls in the window (default 300; --quick 100)")
-    parser.add_argument("--sample-from", type=float, default=None, help="first due deadline, seconds after t0 (default 10; --quick 4)")
+    parser.add_argument("--sample", type=int, default=None, help="games whose deadline falls in the window (default 150; --quick 50)")
+    parser.add_argument("--sample-from", type=float, default=None, help="first due deadline, seconds after t0 (default 10; --quick 3)")
     parser.add_argument("--sample-to", type=float, default=None, help="last due deadline, seconds after t0 (default 40; --quick 12)")
     parser.add_argument("--lead", type=float, default=None, help="pending deadlines count from the start of their queueing plus this many seconds (default 30; --quick 10)")
     parser.add_argument("--grace", type=float, default=None, help="seconds measured after the last due deadline (default 10; --quick 3)")
@@ -784,9 +782,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--keep-temp", action="store_true", help="keep the temporary directory (databases, worker logs)")
     parser.add_argument("--serve-worker", choices=["naive", "product"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    quick = {"games": 1000, "sample": 100, "sample_from": 4.0, "sample_to": 12.0, "grace": 3.0, "visibility": 8,
+    quick = {"games": 1000, "sample": 50, "sample_from": 3.0, "sample_to": 12.0, "grace": 3.0, "visibility": 8,
              "lead": 10.0}
-    full = {"games": 10000, "sample": 300, "sample_from": 10.0, "sample_to": 40.0, "grace": 10.0, "visibility": 30,
+    full = {"games": 10000, "sample": 150, "sample_from": 10.0, "sample_to": 40.0, "grace": 10.0, "visibility": 30,
             "lead": 30.0}
     for name, value in (quick if args.quick else full).items():
         if getattr(args, name) is None:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
+from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
         try:
             engine.apply(state, position, {"type": "play", "card": card})
         except IllegalMove as exc:
-            reasons[card] = exc.message
+            reasons[card] = engine_message_text(exc)
     return reasons
 
 

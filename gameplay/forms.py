@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay import clocks
 from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
 from gameplay.models import Game
 
 
@@ -58,7 +59,7 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["engine"].choices = [(slug, engine.name) for slug, engine in ENGINES.items()]
+        self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
 
     def common_fields(self):
         return [self[name] for name in self.COMMON]

@@ -106,6 +106,14 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    @property
+    def engine_name(self) -> str:
+        """The game's name in the active language ("Джокер")."""
+        from gameplay.engine import get_engine
+        from gameplay.i18n import engine_name
+
+        return engine_name(get_engine(self.engine))
+
     def seconds_for(self, timer: dict) -> int:
         """The length of the clock an engine timer entry names."""
         return int(self.timer_seconds.get(timer.get("clock") or "", self.move_seconds))

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from gameplay import badge, broadcast, clocks, notifications
 from gameplay.engine import ENGINES, get_engine
 from gameplay.engine.core import IllegalMove
+from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game, Move, Seat, new_invite_code
 
 # Actions that are not the engine's moves but end the game for one seat.
@@ -99,7 +100,7 @@ def create_game(
         if check_players:
             check_players(options, players)
     except ValueError as exc:
-        raise GameError(str(exc), code="bad_request") from None
+        raise GameError(engine_message_text(exc), code="bad_request") from None
     if not 1 <= series_length <= MAX_SERIES:
         raise GameError(_("A series has 1 to %(n)s games.") % {"n": MAX_SERIES}, code="bad_request")
     preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
@@ -493,7 +494,7 @@ def _apply(game: Game, position: int, action: dict, *, by: str, user=None, move_
     try:
         new_state, events = apply_action(engine, game.state, position, action)
     except IllegalMove as exc:
-        raise GameError(exc.message, code="illegal", version=game.version) from None
+        raise GameError(engine_message_text(exc), code="illegal", version=game.version) from None
     now = timezone.now()
     game.state = new_state
     game.version += 1

