@@ -14,6 +14,7 @@ def sheet_context(game: Game) -> dict | None:
     sheet = get_engine(game.engine).sheet(game.state)
     names = {s.position: str(s.player_name) for s in game.seats.select_related("user")}
     order = sheet.get("order") or sorted(names)
+    totals = sheet.get("totals") or sheet.get("result") or []
     return {
         "kind": sheet.get("kind", game.engine),
         "data": sheet,
@@ -22,7 +23,7 @@ def sheet_context(game: Game) -> dict | None:
         "template": f"scoresheets/{sheet.get('kind', game.engine)}.html",
         "game": game,
         "ranking": [
-            {"position": p, "name": names.get(p, "?"), "points": (sheet.get("totals") or [None] * (p + 1))[p]}
+            {"position": p, "name": names.get(p, "?"), "points": totals[p] if p < len(totals) else None}
             for p in sheet.get("ranking") or []
         ],
     }
