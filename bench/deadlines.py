@@ -748,6 +748,21 @@ def report(env_line: str, args, runs: list[tuple[list[str], dict[str, Phase]]]) 
             if p.pending_in_window:
                 out.append(f"  warning: {p.approach}: {p.pending_in_window} pending deadlines fell inside the window "
                            "(queueing the pending games took longer than --lead; raise it)")
+        out.append("  notes:")
+        if naive.received:
+            per_message = (naive.rss_peak - naive.rss_idle) / naive.received / 1024
+            out.append(f"  - naive: {per_message:.1f} KiB of worker RSS growth per task message received; each message "
+                       "stays in the worker until its countdown ends, and Redis delivers it again every visibility "
+                       "timeout (every hour in production: a 3-day countdown is held and run up to 72 times)")
+        span = naive.pending_queue_s + naive.window_s
+        if naive.redelivered and span:
+            pending = args.games - args.sample
+            out.append(f"  - naive: {naive.redelivered:,} redeliveries in {span:.0f} s ({naive.redelivered / span:.0f}/s; "
+                       f"production: {pending / PRODUCTION_VISIBILITY:.1f}/s for {pending:,} pending countdowns): "
+                       "compressed time inflates that load, and the naive lateness with it; an ETA task on a calm "
+                       "worker is late by about the product's 'within the horizon' figure")
+        out.append(f"  - product: a deadline beyond the horizon is found by the sweep, so it is late by up to one sweep "
+                   f"period ({args.sweep:g} s here, DEADLINE_SWEEP_SECONDS=5 s by default) plus the work before it")
     if len(runs) > 1:
         out.append("")
         out.append("ratios product/naive by run")
@@ -771,7 +786,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--sample", type=int, default=None, help="games whose deadline falls in the window (default 150; --quick 50)")
     parser.add_argument("--sample-from", type=float, default=None, help="first due deadline, seconds after t0 (default 10; --quick 3)")
     parser.add_argument("--sample-to", type=float, default=None, help="last due deadline, seconds after t0 (default 40; --quick 12)")
-    parser.add_argument("--lead", type=float, default=None, help="pending deadlines count from the start of their queueing plus this many seconds (default 30; --quick 10)")
+    parser.add_argument("--lead", type=float, default=None, help="pending deadlines count from the start of their queueing plus this many seconds (default 45; --quick 10)")
     parser.add_argument("--grace", type=float, default=None, help="seconds measured after the last due deadline (default 10; --quick 3)")
     parser.add_argument("--visibility", type=int, default=None, help="CELERY_VISIBILITY_TIMEOUT, seconds (default 30; --quick 8)")
     parser.add_argument("--horizon", type=int, default=None, help="DEADLINE_TASK_HORIZON, seconds (default visibility / 2)")
@@ -785,7 +800,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     quick = {"games": 1000, "sample": 50, "sample_from": 3.0, "sample_to": 12.0, "grace": 3.0, "visibility": 8,
              "lead": 10.0}
     full = {"games": 10000, "sample": 150, "sample_from": 10.0, "sample_to": 40.0, "grace": 10.0, "visibility": 30,
-            "lead": 30.0}
+            "lead": 45.0}
     for name, value in (quick if args.quick else full).items():
         if getattr(args, name) is None:
             setattr(args, name, value)

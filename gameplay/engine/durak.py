@@ -186,7 +186,7 @@ MSG_RECEIVER_FULL = N_("You cannot transfer: the next player would get %(unbeate
 MSG_ALREADY_TAKING = N_("You have decided to take the cards.")
 
 
-# -- cards -------------------------------------------------------------------------
+# -- cards -----------------------------------------------------------------------------------------
 
 
 def durak_deck() -> list[str]:
@@ -293,7 +293,7 @@ def _is_seat_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# -- seats and roles (functions of the state) ------------------------------------------
+# -- seats and roles (functions of the state) ------------------------------------------------------
 
 
 def left_seats(state: State) -> list[int]:
@@ -348,7 +348,7 @@ def drawing_order(state: State) -> list[int]:
     return [seat for seat in ring if seat != defender and in_game(state, seat)] + [defender]
 
 
-# -- the table ----------------------------------------------------------------------
+# -- the table -------------------------------------------------------------------------------------
 
 
 def attack_cards(state: State) -> list[str]:
@@ -425,8 +425,9 @@ class DurakEngine(Engine):
                                players=players)
         for key in ("first_dealer", "first_attacker"):
             if options[key] is not None and options[key] >= players:
-                raise InvalidSetup(N_("The option %(option)s names seat %(seat)s, but the seats are 0 to %(last)s."),
-                                   option=key, seat=options[key], last=players - 1)
+                raise InvalidSetup(
+                    N_("The option %(option)s names seat %(seat)s, but the seats are 0 to %(last)s."),
+                    option=key, seat=options[key], last=players - 1)
         return options
 
     # -- setting up --------------------------------------------------------------------
@@ -477,16 +478,11 @@ class DurakEngine(Engine):
         if phase == Phase.DEFEND:
             return [state["defender"]]
         if phase == Phase.WINDOW:
-            return self._waiting_throwers(state)
+            return self.can_throw(state)
         return []
 
-    def _waiting_throwers(self, state: State) -> list[int]:
-        return [seat for seat in throwers(state) if seat not in state["done"] and self._legal_throws(state, seat)]
-
     def can_throw(self, state: State) -> list[int]:
-        """Seats that have a legal throw-in right now (actors in the window, passive throwers while defending)."""
-        if state["phase"] not in (Phase.DEFEND, Phase.WINDOW):
-            return []
+        """Seats with a legal throw-in now: the actors in the window, the passive throwers while defending."""
         return [seat for seat in throwers(state) if seat not in state["done"] and self._legal_throws(state, seat)]
 
     def accepts_stale(self, state: State, seat: int, action: Action) -> bool:
@@ -494,7 +490,7 @@ class DurakEngine(Engine):
         return isinstance(action, dict) and action.get("type") == "throw"
 
     def timers(self, state: State) -> list[dict]:
-        """Who is on the clock: the attacker or defender (loss after the reserve), or the window's throwers (auto done)."""
+        """Who is on the clock: attacker or defender (a loss after the reserve), or the throwers (auto "done")."""
         phase = state["phase"]
         restart = bool(state["defender_clock_restart"])
         if phase == Phase.ATTACK:
@@ -502,7 +498,8 @@ class DurakEngine(Engine):
         if phase == Phase.DEFEND:
             return [self._timer(state["defender"], "defender", "forfeit", True, restart)]
         if phase == Phase.WINDOW:
-            return [self._timer(seat, "throwers", "auto", False, restart) for seat in self._waiting_throwers(state)]
+            waiting = self.can_throw(state)
+            return [self._timer(seat, "throwers", "auto", False, restart) for seat in waiting]
         return []
 
     @staticmethod
@@ -572,14 +569,14 @@ class DurakEngine(Engine):
             return IllegalMove(N_("You have already beaten a card in this bout: you can no longer transfer."))
         if len({card[0] for card in attack_cards(state)}) != 1:
             return IllegalMove(N_("You can transfer only when every attack card on the table has the same rank."))
-        if self._transfer_room(state) < 1:
-            receiver = next_opponent(state, state["defender"])
-            assert receiver is not None
-            if len(state["table"]) >= bout_limit(state):
-                return IllegalMove(MSG_BOUT_FULL)
-            return IllegalMove(MSG_RECEIVER_FULL, unbeaten=len(state["table"]) + 1,
-                               cards=len(state["hands"][receiver]))
-        return None
+        if self._transfer_room(state) >= 1:
+            return None
+        if len(state["table"]) >= bout_limit(state):
+            return IllegalMove(MSG_BOUT_FULL)
+        receiver = next_opponent(state, state["defender"])
+        assert receiver is not None
+        return IllegalMove(MSG_RECEIVER_FULL, unbeaten=len(state["table"]) + 1,
+                           cards=len(state["hands"][receiver]))
 
     @staticmethod
     def _transfer_room(state: State) -> int:
@@ -641,7 +638,8 @@ class DurakEngine(Engine):
             raise IllegalMove(N_('List the cards in "cards", such as ["7H", "7S"].'))
         for card in cards:
             if not is_durak_card(card):
-                raise IllegalMove(N_("%(card)s is not a card of this game (6 to A of ♠ ♣ ♦ ♥)."), card=repr(card))
+                raise IllegalMove(N_("%(card)s is not a card of this game (6 to A of ♠ ♣ ♦ ♥)."),
+                                  card=repr(card))
         for card in cards:
             if cards.count(card) > 1:
                 raise IllegalMove(N_("You named %(card)s twice."), card=describe(card))
@@ -812,7 +810,7 @@ class DurakEngine(Engine):
             elif not self._can_defend(state):
                 self._start_taking(state)
                 events.append({"type": "forced_take", "seat": state["defender"]})
-        if state["phase"] == Phase.WINDOW and not self._waiting_throwers(state):
+        if state["phase"] == Phase.WINDOW and not self.can_throw(state):
             events.extend(self._end_bout(state))
         return events
 
@@ -964,7 +962,8 @@ class DurakEngine(Engine):
             "scores": scores, "places": places, "winners": list(result["winners"]),
             "losers": list(result["losers"]), "drawn": list(result["drawn"]),
             "teams": copy_pairs(state["teams"]), "durak": result["durak"],
-            "draw": bool(result["drawn"]), "forfeited": state["forfeited"], "finished": state["result"] is not None,
+            "draw": bool(result["drawn"]), "forfeited": state["forfeited"],
+            "finished": state["result"] is not None,
         }
 
     def sheet(self, state: State) -> dict:
@@ -1046,7 +1045,7 @@ class DurakEngine(Engine):
 
     @staticmethod
     def _limits(state: State) -> dict:
-        """``max_attack`` (5 or 6 this bout), ``attack_cards`` on the table, ``room`` (cards that may still be added)."""
+        """``max_attack`` (5 or 6 this bout), ``attack_cards`` on the table, ``room`` (cards that may be added)."""
         if state["phase"] == Phase.OVER:
             return {"max_attack": bout_limit(state), "attack_cards": 0, "room": 0}
         return {"max_attack": bout_limit(state), "attack_cards": len(state["table"]), "room": room_on_table(state)}

@@ -58,8 +58,11 @@ def main(argv: list[str]) -> None:
     import django
 
     django.setup()
+    from django.utils import translation
+
     name, *args = argv
-    print(json.dumps(SCENARIOS[name](*args)))
+    with translation.override("en"):  # the scenario's player reads English
+        print(json.dumps(SCENARIOS[name](*args)))
 
 
 if __name__ == "__main__":

@@ -44,7 +44,10 @@ def test_the_bot_is_the_durak_far_less_often_than_a_random_player():
         while not ENGINE.is_over(state):
             seat = ENGINE.actors(state)[0]
             legal = ENGINE.legal_actions(state, seat)
-            action = choose_durak_action(ENGINE.view(state, seat), legal, rng) if seat == bot else rng.choice(legal)
+            if seat == bot:
+                action = choose_durak_action(ENGINE.view(state, seat), legal, rng)
+            else:
+                action = rng.choice(legal)
             state, _ = ENGINE.apply(state, seat, action)
         durak += ENGINE.outcome(state)["durak"] == bot
     assert durak <= games // 5

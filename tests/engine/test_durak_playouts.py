@@ -200,7 +200,7 @@ def replay(config: tuple, seed: int, moves: list[tuple[int, dict]]) -> dict:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, rng=CHOICES)
 def test_random_games_keep_every_invariant_end_and_replay_exactly(config, seed, rng):
     state, moves = play_random_game(config, seed, rng)
@@ -210,7 +210,7 @@ def test_random_games_keep_every_invariant_end_and_replay_exactly(config, seed, 
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, rng=CHOICES)
 def test_random_games_always_end(config, seed, rng):
     state, _ = play_random_game(config, seed, rng, check_every_move=False)
@@ -218,7 +218,7 @@ def test_random_games_always_end(config, seed, rng):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, rng=CHOICES, length=st.integers(1, 60))
 def test_legal_actions_list_exactly_the_moves_apply_accepts(config, seed, rng, length):
     state, _ = play_random_game(config, seed, rng, max_moves=length, check_every_move=False,

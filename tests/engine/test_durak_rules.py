@@ -33,7 +33,7 @@ from .durak_helpers import (
     table,
 )
 
-# -- engine, options, players ------------------------------------------------------------
+# -- engine, options, players ----------------------------------------------------------------------
 
 
 def test_the_engine_names_itself_and_its_player_counts():
@@ -77,7 +77,7 @@ def test_accepts_stale_only_for_throw_ins():
         assert not ENGINE.accepts_stale(state, 0, action)
 
 
-# -- deal, trump, first attacker ----------------------------------------------------------------
+# -- deal, trump, first attacker -------------------------------------------------------------------
 
 
 def test_the_deal_is_one_card_at_a_time_from_the_dealers_left_and_the_trump_card_lies_under_the_talon():
@@ -133,7 +133,7 @@ def test_first_attacker_option_overrides_the_lowest_trump():
     assert (state["attacker"], state["defender"], state["shown_trump"]) == (2, 3, None)
 
 
-# -- beating ----------------------------------------------------------------------------------------
+# -- beating ---------------------------------------------------------------------------------------
 
 
 def test_what_beats_what():
@@ -171,7 +171,7 @@ def test_beating_refuses_wrong_cards_with_reasons():
     assert event_types(events) == ["beat", "bout_end", "bout"]
 
 
-# -- a whole bout: discard -----------------------------------------------------------------------------
+# -- a whole bout: discard -------------------------------------------------------------------------
 
 
 def test_a_bout_beaten_and_discarded_with_roles_table_and_hands_after_every_move():
@@ -211,7 +211,8 @@ def test_a_bout_beaten_and_discarded_with_roles_table_and_hands_after_every_move
     assert event_types(events) == ["done", "bout_end", "drew", "drew", "drew", "bout"]
     assert state["discard"][-4:] == ["7S", "9S", "9D", "JD"] and state["table"] == []
     # drawing: the attacker (0) first, then counter-clockwise (2), the defender (1) last
-    assert state["hands"][0][-1] == "6S" and state["hands"][2][-1] == "KD" and state["hands"][1][-2:] == ["TD", "QC"]
+    assert state["hands"][0][-1] == "6S" and state["hands"][2][-1] == "KD"
+    assert state["hands"][1][-2:] == ["TD", "QC"]
     assert state["talon"] == ["7H", "6H"] and state["last_bout"]["result"] == "discard"
     # after a discard the defender attacks; the next player defends
     assert (state["bout"], state["attacker"], state["defender"], state["phase"]) == (3, 1, 2, "attack")
@@ -219,7 +220,7 @@ def test_a_bout_beaten_and_discarded_with_roles_table_and_hands_after_every_move
     assert sum(all_cards(state).values()) == 36
 
 
-# -- taking ------------------------------------------------------------------------------------------------
+# -- taking ----------------------------------------------------------------------------------------
 
 
 def test_a_bout_taken_gives_the_table_to_the_defender_and_the_next_player_attacks():
@@ -285,7 +286,7 @@ def test_a_beat_that_leaves_the_rest_uncoverable_makes_the_defender_taking():
     assert "forced_take" not in event_types(events) and state["last_bout"]["result"] == "discard"
 
 
-# -- limits and throw-ins ---------------------------------------------------------------------------------
+# -- limits and throw-ins --------------------------------------------------------------------------
 
 
 def test_an_attack_is_one_card_or_several_of_one_rank_within_the_defenders_hand():
@@ -318,6 +319,9 @@ def test_throw_ins_only_match_ranks_on_the_table_and_never_exceed_the_defenders_
     assert ENGINE.view(state, None)["limits"]["room"] == 1
 
 
+BOUT_FULL = "The bout is full: no more cards can be thrown in."
+
+
 def test_the_first_bout_holds_at_most_five_attack_cards_and_later_bouts_six():
     hands = [["7S", "7D", "8D", "9C", "9H", "KS"],
              ["8S", "9D", "TD", "JH", "QH", "KH", "AH", "6H"],
@@ -334,9 +338,9 @@ def test_the_first_bout_holds_at_most_five_attack_cards_and_later_bouts_six():
     # two throwers race for the last slot: the second one is refused with the limit
     first, _ = act(state, 0, "throw", "9H")
     assert ENGINE.accepts_stale(first, 2, {"type": "throw", "cards": ["8C"]})
-    assert refused(first, 2, {"type": "throw", "cards": ["8C"]}) == "The bout is full: no more cards can be thrown in."
+    assert refused(first, 2, {"type": "throw", "cards": ["8C"]}) == BOUT_FULL
     second, _ = act(state, 2, "throw", "8C")
-    assert refused(second, 0, {"type": "throw", "cards": ["9H"]}) == "The bout is full: no more cards can be thrown in."
+    assert refused(second, 0, {"type": "throw", "cards": ["9H"]}) == BOUT_FULL
     # a later bout allows 6
     state = scripted(hands, bout=2)
     assert ENGINE.view(state, None)["limits"]["max_attack"] == 6
@@ -374,7 +378,7 @@ def test_the_bout_ends_by_itself_when_no_thrower_can_add_a_card():
     assert (state["attacker"], state["defender"]) == (1, 2)
 
 
-# -- transfers ----------------------------------------------------------------------------------------------
+# -- transfers -------------------------------------------------------------------------------------
 
 
 def perevodnoy(hands: list[list[str]], **kwargs) -> dict:
@@ -391,7 +395,8 @@ def test_a_transfer_makes_the_defender_the_attacker_and_the_next_player_the_defe
     assert (state["attacker"], state["defender"], state["opener"]) == (1, 2, 0)
     assert roles(state) == ["T", "T", "D"] and ENGINE.actors(state) == [2]
     # chained: seat 2 transfers to seat 0, who must hold at least 3 cards — he holds 1
-    assert "would get 3 unbeaten cards but holds only 1" in refused(state, 2, {"type": "transfer", "cards": ["7D"]})
+    message = refused(state, 2, {"type": "transfer", "cards": ["7D"]})
+    assert "would get 3 unbeaten cards but holds only 1" in message
 
 
 def test_transfers_chain_around_the_table():
@@ -459,7 +464,7 @@ def test_after_transfers_the_last_transferrer_draws_first_and_the_defender_last(
     assert (state["attacker"], state["defender"]) == (3, 0)
 
 
-# -- drawing, leaving, the end ---------------------------------------------------------------------------
+# -- drawing, leaving, the end ---------------------------------------------------------------------
 
 
 def test_drawing_goes_from_the_attacker_counter_clockwise_with_the_trump_card_last():
@@ -533,7 +538,7 @@ def test_after_a_take_the_next_player_still_in_the_game_attacks():
     assert (state["attacker"], state["defender"]) == (0, 1)  # seat 2 has left: back to seat 0
 
 
-# -- teams -------------------------------------------------------------------------------------------------------
+# -- teams -----------------------------------------------------------------------------------------
 
 
 def teams_game(hands: list[list[str]], **kwargs) -> dict:
@@ -596,7 +601,7 @@ def test_in_teams_a_transfer_goes_to_the_next_opponent():
     assert (state["attacker"], state["defender"]) == (1, 0)
 
 
-# -- forfeits ------------------------------------------------------------------------------------------------------
+# -- forfeits --------------------------------------------------------------------------------------
 
 
 def test_forfeit_makes_that_player_the_durak_and_everybody_else_a_winner():
@@ -622,7 +627,7 @@ def test_a_player_who_has_left_cannot_forfeit_without_teams():
         ENGINE.forfeit(state, 0)
 
 
-# -- clocks and automatic moves ---------------------------------------------------------------------------------
+# -- clocks and automatic moves --------------------------------------------------------------------
 
 
 def test_timers_for_the_attacker_the_defender_and_the_throwers():
@@ -658,7 +663,7 @@ def test_automatic_moves():
     assert events[0]["auto"] is True and event_types(events)[1] == "bout_end"
 
 
-# -- malformed moves -------------------------------------------------------------------------------------------------
+# -- malformed moves -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("action, fragment", [
@@ -692,7 +697,7 @@ def test_beat_needs_both_cards_named():
     assert '"card"' in refused(state, 1, {"type": "beat", "attack": "7S", "card": "X1"})
 
 
-# -- views -------------------------------------------------------------------------------------------------------------
+# -- views -----------------------------------------------------------------------------------------
 
 
 def test_the_view_shows_the_own_hand_sorted_trumps_last_and_no_other_hand():

@@ -197,7 +197,6 @@ def test_the_lobby_stays_english_for_an_english_browser():
     assert "Open tables" in page
 
 
-@pytest.mark.xfail(strict=False, reason="needs wiring: services._apply must raise GameError(illegal_move_text(exc))")
 @pytest.mark.django_db
 def test_an_illegal_joker_move_over_http_is_refused_in_russian(joker_game, players):
     position, user = acting_player(joker_game, players)
