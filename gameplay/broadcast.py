@@ -11,7 +11,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
@@ -104,9 +105,12 @@ def send_game(game_id: int, events: list | None = None) -> None:
         return
     game = Game.objects.get(pk=game_id)
     seats = list(game.seats.select_related("user"))
+    languages = {s.position: s.user.language for s in seats if s.user_id}
     send = async_to_sync(layer.group_send)
     for position in [None] + [s.position for s in seats]:
-        payload = game_payload(game, position, seats)
+        # Each seat reads its messages (the reasons on disabled cards) in its own language.
+        with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
+            payload = game_payload(game, position, seats)
         payload["events"] = events or []
         try:
             send(seat_group(game_id, position), {"type": "game.update", "payload": payload})

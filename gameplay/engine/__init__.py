@@ -10,10 +10,11 @@ ARCHITECTURE.md ("The engine contract").
 from __future__ import annotations
 
 from .core import Engine, IllegalMove
+from .durak import DurakEngine
 from .ipuker import IpukerEngine
 from .joker import JokerEngine
 
-ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), IpukerEngine())}
+ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine())}
 
 
 def get_engine(slug: str) -> Engine:

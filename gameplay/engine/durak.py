@@ -485,7 +485,7 @@ class DurakEngine(Engine):
         """Seats with a legal throw-in now: the actors in the window, the passive throwers while defending."""
         return [seat for seat in throwers(state) if seat not in state["done"] and self._legal_throws(state, seat)]
 
-    def accepts_stale(self, state: State, seat: int, action: Action) -> bool:
+    def accepts_stale(self, state: State, seat: int, action: Action, made_at: int | None = None) -> bool:
         """True for throw-ins: they are judged against the current state even if made on an older one."""
         return isinstance(action, dict) and action.get("type") == "throw"
 
@@ -965,6 +965,19 @@ class DurakEngine(Engine):
             "draw": bool(result["drawn"]), "forfeited": state["forfeited"],
             "finished": state["result"] is not None,
         }
+
+    def next_game_options(self, options: dict, outcome: dict) -> dict:
+        """Options of the next game of a series (rules, "First attacker"): the
+        loser deals; in teams a player of the winning pair attacks first, the
+        one to the dealer's left. The losing pair's dealer is its lower seat; a
+        draw leaves both to the draw."""
+        dealer = outcome["durak"]
+        if dealer is None and outcome["losers"]:
+            dealer = min(outcome["losers"])
+        attacker = None
+        if dealer is not None and options.get("teams"):
+            attacker = (dealer + 1) % 4
+        return {**options, "first_dealer": dealer, "first_attacker": attacker}
 
     def sheet(self, state: State) -> dict:
         """The game's line of a series sheet: mode, teams, result (``None`` while playing), bouts played."""

@@ -129,7 +129,7 @@ def test_the_bot_decides_only_from_what_its_seat_may_see():
 class OtherGame:
     """A stand-in for an engine the bot has no strategy for."""
 
-    slug = "durak"
+    slug = "another-game"
 
     def legal_actions(self, state, seat):
         return [{"type": "take"}, {"type": "done"}] if seat == 0 else []

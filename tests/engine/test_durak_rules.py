@@ -350,7 +350,7 @@ def test_two_throw_ins_racing_for_the_defenders_last_card_the_second_is_refused(
     state = scripted([["7S", "7D", "KC"], ["8S", "9D"], ["7C", "QC"]])
     state, _ = act(state, 0, "attack", "7S")
     assert ENGINE.can_throw(state) == [0, 2]
-    first, events = act(state, 0, "throw", "7D")
+    first, _ = act(state, 0, "throw", "7D")
     assert first["defender_clock_restart"] is True
     message = refused(first, 2, {"type": "throw", "cards": ["7C"]})
     assert message == "The defender cannot be given more unbeaten cards than he holds."
@@ -500,7 +500,7 @@ def test_a_player_without_cards_once_the_talon_is_empty_leaves_and_the_last_hold
 def test_the_last_players_running_out_in_the_same_bout_draw():
     state = scripted([["7S"], ["8S"]])
     state, _ = act(state, 0, "attack", "7S")
-    state, events = beat(state, "7S", "8S")
+    state, _ = beat(state, "7S", "8S")
     outcome = ENGINE.outcome(state)
     assert outcome["draw"] and outcome["drawn"] == [0, 1] and outcome["durak"] is None
     assert outcome["scores"] == [0.5, 0.5] and outcome["places"] == [1, 1] and outcome["winners"] == []
@@ -577,7 +577,7 @@ def test_in_teams_after_a_take_the_next_opponent_attacks():
 def test_in_teams_a_pair_wins_when_both_partners_are_out():
     state = teams_game([["7S", "KC"], [], ["8C", "6D"], ["8S"]], left=[1])
     state, _ = act(state, 0, "attack", "7S")
-    state, events = beat(state, "7S", "8S")
+    state, _ = beat(state, "7S", "8S")
     assert ENGINE.is_over(state)
     outcome = ENGINE.outcome(state)
     assert outcome["winners"] == [1, 3] and outcome["scores"] == [0.0, 0.5, 0.0, 0.5]

@@ -5,6 +5,7 @@
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.joker = function (ctx) {
     const { el, gettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    const pgettext = window.pgettext || ((context, text) => text);
     let jokerCard = null; // the joker whose variant is being chosen
 
     function suitName(suit) {
@@ -26,8 +27,12 @@
       }
     }
     function jokerLabel(mode, suit) {
-      const modeText = mode === "high" ? gettext("high") : gettext("low");
-      return suit ? modeText + " " + SUITS[suit] : modeText;
+      // A led joker names a suit ("хочу"/"забирает"); a joker played on a trick is "сверху"/"снизу".
+      if (suit) {
+        const led = mode === "high" ? pgettext("joker led", "high") : pgettext("joker led", "low");
+        return led + " " + SUITS[suit];
+      }
+      return mode === "high" ? pgettext("joker not led", "high") : pgettext("joker not led", "low");
     }
     function renderInfo(view) {
       const items = [

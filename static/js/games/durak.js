@@ -1,0 +1,152 @@
+// Durak's table: talon and trump, each player's role and card count, the
+// table as attack/beat pairs, and the controls. Cards are picked first (one
+// rank for an attack, a throw-in or a transfer; an attack card on the table,
+// then a card to beat it), then the button says what to do with them.
+(function () {
+  "use strict";
+  window.GameRenderers = window.GameRenderers || {};
+  window.GameRenderers.durak = function (ctx) {
+    const { el, gettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    const picked = new Set(); // hand cards chosen for an attack / throw-in / transfer
+    let target = null; // the unbeaten attack card chosen to be beaten
+
+    const ROLE_NAMES = {
+      A: () => gettext("attacker"), D: () => gettext("defender"), T: () => gettext("thrower"),
+      Z: () => gettext("taking"), won: () => gettext("out: won"), durak: () => gettext("durak"),
+      lost: () => gettext("lost"), draw: () => gettext("draw"),
+    };
+
+    function roleName(role) {
+      return role && ROLE_NAMES[role] ? ROLE_NAMES[role]() : "";
+    }
+
+    function info(view) {
+      const trump = el("span", { class: "trump" }, [gettext("Trump") + ": ",
+        el("span", { class: "suit" + (RED[view.trump] ? " red" : ""), text: SUITS[view.trump] })]);
+      if (view.trump_card) { trump.appendChild(document.createTextNode(" ")); trump.appendChild(cardNode(view.trump_card, { class: "card small" })); }
+      const items = [
+        el("span", { text: interpolate(gettext("Bout %(n)s"), { n: view.bout }, true) }),
+        el("span", { class: "talon", text: interpolate(gettext("Talon: %(n)s"), { n: view.talon }, true) }),
+        trump,
+        el("span", { text: interpolate(gettext("Discard pile: %(n)s"), { n: view.discard }, true) }),
+        el("span", { class: "limits", text: interpolate(gettext("Attack cards %(n)s of %(max)s"), { n: view.limits.attack_cards, max: view.limits.max_attack }, true) }),
+      ];
+      const box = el("div", { class: "deal-info" }, items);
+      if (view.shown_trump && view.bout === 1) {
+        box.appendChild(el("span", { class: "shown-trump" }, [
+          interpolate(gettext("%(who)s shows the lowest trump"), { who: playerName(view.shown_trump.seat) }, true) + " ",
+          cardNode(view.shown_trump.card, { class: "card small" })]));
+      }
+      return box;
+    }
+
+    function seats(view) {
+      return ctx.renderSeats(view, (pos) => [
+        el("div", { class: "role role-" + (view.roles[pos] || "none"), text: roleName(view.roles[pos]) }),
+        el("div", { class: "stats", text: interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
+        view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards he took: everybody saw them") },
+          view.taken[pos].map((c) => cardNode(c, { class: "card small" }))) : null,
+      ]);
+    }
+
+    function legalOf(type) {
+      return (ctx.current().legal || []).filter((a) => a.type === type);
+    }
+
+    function sameCards(a, b) {
+      return a.length === b.length && a.every((c) => b.includes(c));
+    }
+
+    function matching(type) {
+      const cards = [...picked];
+      return legalOf(type).find((a) => sameCards(a.cards, cards)) || null;
+    }
+
+    function table(view) {
+      const beats = legalOf("beat");
+      const pairs = view.table.map((pair) => {
+        const canBeat = !pair.beat && beats.some((b) => b.attack === pair.attack);
+        const attack = canBeat
+          ? el("button", { type: "button", class: "card-button playable" + (target === pair.attack ? " picked" : ""), "data-attack": pair.attack,
+            title: gettext("Choose this card to beat it"), onclick: () => { target = target === pair.attack ? null : pair.attack; ctx.rerender(); } },
+          [cardNode(pair.attack)])
+          : cardNode(pair.attack);
+        return el("div", { class: "pair" + (pair.beat ? " beaten" : "") }, [attack, pair.beat ? cardNode(pair.beat, { class: "card beat" }) : null]);
+      });
+      const box = el("div", { class: "durak-table" }, pairs.length ? pairs : [el("p", { class: "muted", text: gettext("The table is empty.") })]);
+      if (view.last_bout && !view.table.length) {
+        const last = view.last_bout;
+        box.appendChild(el("p", { class: "last-bout", text: last.result === "take"
+          ? interpolate(gettext("Last bout: %(who)s took the cards"), { who: playerName(last.defender) }, true)
+          : gettext("Last bout: beaten, to the discard pile") }));
+      }
+      return box;
+    }
+
+    function hand(view) {
+      const beats = legalOf("beat");
+      const groupCards = new Set(["attack", "throw", "transfer"].flatMap((t) => legalOf(t).flatMap((a) => a.cards)));
+      const box = el("div", { class: "hand", "aria-label": gettext("Your cards") });
+      (view.hand || []).forEach((code) => {
+        const beatMove = target && beats.find((b) => b.attack === target && b.card === code);
+        const usable = !ctx.pending() && (beatMove || (!target && groupCards.has(code)));
+        box.appendChild(el("button", {
+          type: "button", class: "card-button" + (usable ? " playable" : "") + (picked.has(code) ? " picked" : ""),
+          "data-card": code, disabled: !usable,
+          onclick: () => {
+            if (beatMove) { target = null; ctx.send(beatMove); return; }
+            if (picked.has(code)) picked.delete(code); else picked.add(code);
+            ctx.rerender();
+          },
+        }, [cardNode(code)]));
+      });
+      return box;
+    }
+
+    function controls(view) {
+      // Forget picks that are no longer in the hand or on the table.
+      [...picked].forEach((c) => { if (!(view.hand || []).includes(c)) picked.delete(c); });
+      if (target && !view.table.some((p) => p.attack === target && !p.beat)) target = null;
+      const box = el("div", { class: "controls" });
+      const buttons = [];
+      const named = { attack: gettext("Attack"), throw: gettext("Throw in"), transfer: gettext("Transfer") };
+      ["attack", "throw", "transfer"].forEach((type) => {
+        if (!legalOf(type).length) return;
+        const move = matching(type);
+        buttons.push(el("button", { type: "button", class: "choice", "data-move": type, disabled: !move || ctx.pending(),
+          title: move ? null : gettext("Pick cards of one rank first"),
+          onclick: () => { picked.clear(); ctx.send(move); }, text: named[type] }));
+      });
+      const take = legalOf("take")[0];
+      if (take) buttons.push(el("button", { type: "button", class: "choice", "data-move": "take", disabled: ctx.pending(), onclick: () => ctx.send(take), text: gettext("Take") }));
+      const done = legalOf("done")[0];
+      if (done) buttons.push(el("button", { type: "button", class: "choice", "data-move": "done", disabled: ctx.pending(), onclick: () => ctx.send(done), text: gettext("Done") }));
+      if (target) box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("Beat %(card)s with:"), { card: cardLabel(target) }, true) }));
+      box.appendChild(hand(view));
+      if (buttons.length) box.appendChild(el("div", { class: "choices durak-moves" }, buttons));
+      return box;
+    }
+
+    function describe(event) {
+      const who = playerName(event.seat);
+      const cards = (event.cards || []).map(cardLabel).join(" ");
+      switch (event.type) {
+        case "attack": return interpolate(gettext("%(who)s attacks: %(cards)s"), { who: who, cards: cards }, true);
+        case "throw": return interpolate(gettext("%(who)s throws in: %(cards)s"), { who: who, cards: cards }, true);
+        case "transfer": return interpolate(gettext("%(who)s transfers: %(cards)s"), { who: who, cards: cards }, true);
+        case "beat": return interpolate(gettext("%(who)s beats %(attack)s with %(card)s"), { who: who, attack: cardLabel(event.attack), card: cardLabel(event.card) }, true);
+        case "take": return interpolate(gettext("%(who)s takes"), { who: who }, true);
+        case "forced_take": return interpolate(gettext("%(who)s cannot beat: he takes"), { who: who }, true);
+        case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
+        case "left": return interpolate(gettext("%(who)s is out of cards: he has won"), { who: who }, true);
+        default: return null;
+      }
+    }
+
+    return {
+      render(view) { return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)]; },
+      describe: describe,
+      score: (points) => String(points),
+    };
+  };
+})();
