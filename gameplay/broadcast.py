@@ -29,6 +29,7 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
+    vacations = vacations_until([s.user_id for s in seats if s.user_id])
     payload = {
         "type": "state",
         "game": game.pk,
@@ -43,7 +44,7 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
                    "next_game": next_game.pk if (next_game := game.next_in_series) else None}
         if game.series_length > 1 else None,
         "server_time": timezone.now().isoformat(),
-        "players": [seat_info(s) for s in seats],
+        "players": [seat_info(s, vacations.get(s.user_id)) for s in seats],
         "view": None,
         "legal": [],
         "blocked": {},
@@ -58,9 +59,8 @@ def game_payload(game: Game, position: int | None, seats: list | None = None) ->
     return payload
 
 
-def seat_info(seat) -> dict:
+def seat_info(seat, vacation_until=None) -> dict:
     """Public facts about a seat: who sits there and his clock."""
-    vacation = current_vacation(seat.user) if seat.user_id else None
     return {
         "position": seat.position,
         "name": str(seat.player_name) if seat.is_taken else None,
@@ -73,8 +73,17 @@ def seat_info(seat) -> dict:
             "in_reserve": seat.in_reserve,
             "reserve_left": seat.reserve_seconds_left,
         },
-        "vacation_until": vacation.ends_at.isoformat() if vacation else None,
+        "vacation_until": vacation_until.isoformat() if vacation_until else None,
     }
+
+
+def vacations_until(user_ids: list[int]) -> dict:
+    """{user id: end of his current vacation} for those on vacation now."""
+    from accounts.models import Vacation
+
+    now = timezone.now()
+    current = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)
+    return dict(current.values_list("user_id", "ends_at"))
 
 
 def current_vacation(user):

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -420,12 +421,13 @@ def _expire(game: Game, engine, seat: Seat, timer: dict) -> None:
 
 def overdue_game_ids(limit: int = 500) -> list[int]:
     """Active games with a deadline that has passed (for beat's sweep)."""
-    return list(
+    overdue = (
         Seat.objects.filter(deadline__lte=timezone.now(), game__status=Game.Status.ACTIVE)
-        .order_by("deadline")
-        .values_list("game_id", flat=True)
-        .distinct()[:limit]
+        .values("game_id")
+        .annotate(first=Min("deadline"))
+        .order_by("first")
     )
+    return [row["game_id"] for row in overdue[:limit]]
 
 
 @transaction.atomic

@@ -37,7 +37,7 @@ def my_games(user) -> list[dict]:
     games = Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).distinct()
     for game in games.prefetch_related("seats__user"):
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-        my_turn = game.status == Game.Status.ACTIVE and seat.position in get_engine(game.engine).actors(game.state)
+        my_turn = game.status == Game.Status.ACTIVE and seat.deadline is not None  # his clock runs
         rows.append({"game": game, "seat": seat, "my_turn": my_turn})
     rows.sort(key=lambda r: (not r["my_turn"], r["game"].status != Game.Status.ACTIVE, -r["game"].pk))
     return rows
