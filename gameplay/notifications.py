@@ -197,7 +197,7 @@ def _expiry_forfeits(game: Game, position: int) -> bool:
     """Whether running out of time loses the game (else an automatic move is
     made): the same rule as `services._expire`."""
     engine = get_engine(game.engine)
-    if game.on_timeout == Game.OnTimeout.FORFEIT and getattr(engine, "table_chooses_on_timeout", False):
+    if game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout:
         return True
     timers = {t["seat"]: t for t in engine.timers(game.state)}
     return timers.get(position, {}).get("expiry") == "forfeit"

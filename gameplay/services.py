@@ -52,8 +52,7 @@ def _may_apply_stale(game: Game, position: int, action: dict, made_at: int) -> b
     """Some moves don't depend on what others did meanwhile (a Durak
     throw-in, a secret commitment): the engine says so, and then judges the
     move against the current state instead of refusing it as stale."""
-    accepts_stale = getattr(get_engine(game.engine), "accepts_stale", None)
-    return bool(accepts_stale and accepts_stale(game.state, position, action, made_at=made_at))
+    return get_engine(game.engine).accepts_stale(game.state, position, action, made_at=made_at)
 
 
 def _locked_game(game_id: int) -> Game:
@@ -97,9 +96,7 @@ def create_game(
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players})
     try:
         options = engine.validate_options(options or {})
-        check_players = getattr(engine, "check_options_for_players", None)
-        if check_players:
-            check_players(options, players)
+        engine.check_options_for_players(options, players)
     except ValueError as exc:
         raise GameError(engine_message_text(exc), code="bad_request") from None
     if not 1 <= series_length <= MAX_SERIES:
@@ -212,8 +209,7 @@ def _start_next_in_series(game: Game, engine) -> None:
     rules say, through the engine's `next_game_options`)."""
     if game.series_number >= game.series_length:
         return
-    next_options = getattr(engine, "next_game_options", None)
-    options = next_options(game.options, engine.outcome(game.state)) if next_options else game.options
+    options = engine.next_game_options(game.options, engine.outcome(game.state))
     following = Game.objects.create(
         engine=game.engine, options=options, seats_count=game.seats_count, created_by=game.created_by,
         is_private=game.is_private, invite_code=new_invite_code(), time_preset=game.time_preset,
@@ -406,7 +402,7 @@ def _expire(game: Game, engine, seat: Seat, timer: dict) -> None:
     """The engine says what expiry does; where it offers the automatic move
     and the game lets the table choose (Joker's `on_timeout`), a "forfeit"
     table loses the game instead."""
-    table_forfeits = game.on_timeout == Game.OnTimeout.FORFEIT and getattr(engine, "table_chooses_on_timeout", False)
+    table_forfeits = game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout
     if timer.get("expiry") == "forfeit" or table_forfeits:
         _apply(game, seat.position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
         return

@@ -149,6 +149,9 @@ class Engine:
     name: str = ""
     min_players: int = 2
     max_players: int = 2
+    # True where the rules let the table choose between an automatic move and
+    # the loss of the game when time runs out (Joker's ``on_timeout``).
+    table_chooses_on_timeout: bool = False
 
     # -- options ---------------------------------------------------------
     def default_options(self) -> dict:
@@ -170,6 +173,21 @@ class Engine:
             raise InvalidSetup(N_("Unknown option(s): %(unknown)s (known: %(known)s)."),
                                unknown=", ".join(unknown), known=", ".join(sorted(defaults)))
         return {**defaults, **options}
+
+    def check_options_for_players(self, options: dict, players: int) -> dict:
+        """``options`` if they fit that many players (Durak's pairs need 4); ``InvalidSetup`` otherwise."""
+        return options
+
+    def next_game_options(self, options: dict, outcome: dict) -> dict:
+        """The options of the next game of a series, given how this one ended."""
+        return options
+
+    def accepts_stale(self, state: State, seat: int, action: Action, made_at: int | None = None) -> bool:
+        """Whether ``action``, made on an older version (``made_at``), is judged
+        against the current state instead of being refused as stale: true for
+        moves that do not depend on what the others did meanwhile (a secret
+        commitment, a Durak throw-in)."""
+        return False
 
     def check_players(self, players: int) -> None:
         """``InvalidSetup`` (a ``ValueError``) unless ``players`` fits the game."""
@@ -199,7 +217,12 @@ class Engine:
         raise NotImplementedError
 
     def timers(self, state: State) -> list[dict]:
-        """Who is on the clock; by default every actor, and expiry forfeits."""
+        """Who is on the clock: ``[{"seat", "expiry": "auto"|"forfeit", "clock"?: name,
+        "reserve"?: bool, "restart"?: bool}]``. The platform charges the time,
+        runs the reserve after the clock if ``reserve`` (default true), restarts
+        a running clock when ``restart``, and on expiry applies ``auto_action``
+        or ``forfeit``. By default every actor, and expiry forfeits. A seat on
+        the clock is a seat the game waits for (the "your move" badge counts them)."""
         return [{"seat": seat, "expiry": "forfeit"} for seat in self.actors(state)]
 
     def auto_action(self, state: State, seat: int) -> Action:

@@ -1,0 +1,260 @@
+"""A person plays a 2-player podkidnoy Durak against a computer player, to the end, in a real Chromium.
+
+The site runs under daphne with WebSockets (see conftest.py): sign up through
+the form, create the table from the lobby, then click the cards and the move
+buttons the page enables until the game is over. A second test opens a new
+table on a phone-sized screen.
+"""
+
+import re
+import time
+
+import pytest
+
+from tests.browser.conftest import collect_console_error
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOT = "/tmp/durak-browser.png"
+PHONE_SCREENSHOT = "/tmp/durak-phone.png"
+PASSWORD = "kitchen-Table-2024"
+MAX_ACTIONS = 400
+PLAY_SECONDS = 120
+STEP_TIMEOUT_MS = 20_000
+PHONE = {"width": 390, "height": 844}
+PHONE_SLACK = 2  # px: rounding of fractional layouts
+
+# What the page lets this player do now, or that the game is over; null while
+# a move is on its way or the computer is to move.
+NEXT_STEP_JS = """() => {
+  const table = document.getElementById("table");
+  if (table.querySelector(".outcome")) return "over";
+  const enabled = (sel) => table.querySelector(sel + ":not([disabled])");
+  if (table.querySelector("button[data-attack]")) return "defend";
+  if (table.querySelector("button[data-move=attack]") && enabled("button[data-card]")) return "attack";
+  if (enabled("button[data-move=done]")) return "done";
+  if (enabled("button[data-move=take]")) return "take";
+  return null;
+}"""
+
+# After an attack card was chosen: the move buttons are live again (no move pending).
+BEAT_CHOICES_JS = """() => {
+  const table = document.getElementById("table");
+  return !!table.querySelector("button[data-move=take]:not([disabled])");
+}"""
+
+
+def table_version(page) -> int:
+    return int(page.locator("#table").get_attribute("data-version"))
+
+
+def wait_for_version_above(page, version: int) -> None:
+    try:
+        page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
+                               arg=version, timeout=STEP_TIMEOUT_MS)
+    except Exception as exc:
+        error = page.locator("#move-error").inner_text() if page.locator("#move-error").count() else ""
+        raise AssertionError(f"the table stayed at version {version}; error shown: {error!r}") from exc
+
+
+def sign_up(page, username: str, name: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", name)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
+
+
+def create_durak_table(page) -> str:
+    """From the lobby: 2 players, podkidnoy, computer players in the free seat. The game page's URL."""
+    from playwright.sync_api import expect
+
+    form = page.locator("form.new-game")
+    form.locator("#id_engine").select_option("durak")
+    options = form.locator('fieldset[data-for-engine="durak"]')
+    expect(options).to_be_visible()
+    form.locator("#id_players").fill("2")
+    options.locator("#id_durak_mode").select_option("podkidnoy")
+    form.locator("#id_fill_with_bots").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    expect(table).not_to_have_class(re.compile(r"\boffline\b"))
+    expect(table.locator(".seat")).to_have_count(2)
+    expect(table.locator(".seats")).to_contain_text("Computer 2")
+    expect(table.locator(".deal-info")).to_contain_text("Bout 1")
+    expect(table.locator(".hand button[data-card]")).to_have_count(6)
+    return page.url
+
+
+def wait_for_step(page) -> str:
+    try:
+        return page.wait_for_function(NEXT_STEP_JS, timeout=STEP_TIMEOUT_MS).json_value()
+    except Exception as exc:
+        text = page.locator("#table").inner_text()
+        raise AssertionError(f"the page offers this player nothing to do:\n{text}") from exc
+
+
+def play_one(page) -> str:
+    """One move by the simple policy; the step it was."""
+    table = page.locator("#table")
+    step = wait_for_step(page)
+    if step == "over":
+        return step
+    before = table_version(page)
+    if step == "defend":
+        table.locator("button[data-attack]").first.click()
+        page.wait_for_function(BEAT_CHOICES_JS, timeout=STEP_TIMEOUT_MS)
+        beats = table.locator(".hand button[data-card]:not([disabled])")
+        if beats.count():
+            beats.first.click()
+        else:
+            table.locator("button[data-move=take]").click()
+    elif step == "attack":
+        table.locator(".hand button[data-card]:not([disabled])").first.click()
+        attack = table.locator("button[data-move=attack]")
+        from playwright.sync_api import expect
+
+        expect(attack).to_be_enabled()
+        attack.click()
+    else:
+        table.locator(f"button[data-move={step}]").click()
+    wait_for_version_above(page, before)
+    return step
+
+
+def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site):
+    from playwright.sync_api import expect
+
+    started = time.monotonic()
+    sign_up(page, "vanya", "Vanya")
+    game_url = create_durak_table(page)
+    table = page.locator("#table")
+    expect(table.locator(".seat.me .name")).to_contain_text("Vanya")
+    expect(page.locator("#game-status")).not_to_have_text("finished")
+
+    # From here on nothing may reload the page: moves arrive over the socket.
+    page.evaluate("() => { window.__noReload = true; }")
+    navigations = []
+    page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
+    first_version = table_version(page)
+
+    steps: dict[str, int] = {}
+    screenshot_taken = False
+    deadline = started + PLAY_SECONDS
+    for _ in range(MAX_ACTIONS):
+        assert time.monotonic() < deadline, f"not over after {PLAY_SECONDS}s: {steps}\n{table.inner_text()}"
+        step = play_one(page)
+        if step == "over":
+            break
+        steps[step] = steps.get(step, 0) + 1
+        if not screenshot_taken and sum(steps.values()) >= 8 and table.locator(".durak-table .pair").count():
+            page.screenshot(path=SCREENSHOT, full_page=True)
+            screenshot_taken = True
+    else:
+        pytest.fail(f"not over after {MAX_ACTIONS} actions: {steps}")
+
+    # The game is over, on the same page.
+    outcome = table.locator(".outcome")
+    expect(outcome).to_be_visible()
+    expect(outcome).to_contain_text("Game over")
+    expect(outcome.locator("li")).to_have_count(2)
+    expect(page.locator("#game-status")).to_have_text("finished")
+    assert page.evaluate("() => window.__noReload") is True, "the page was reloaded"
+    assert navigations == [] and page.url == game_url, navigations
+    assert steps.get("attack") and (steps.get("defend") or steps.get("take")), steps
+    assert table_version(page) - first_version > sum(steps.values()), "the computer's moves did not arrive"
+    expect(table.locator(".seat.me .role")).to_have_text(re.compile(r"^(out: won|durak|draw)$"))
+    expect(table.locator(".event-log")).to_contain_text("The game is over")
+
+    # The score sheet followed without a reload: the series table with the result.
+    page.wait_for_function(
+        "() => document.getElementById('sheet').dataset.version === document.getElementById('table').dataset.version",
+        timeout=STEP_TIMEOUT_MS,
+    )
+    sheet = page.locator("#sheet")
+    expect(sheet.locator("table.durak-sheet thead")).to_contain_text("Vanya")
+    expect(sheet.locator("table.durak-sheet thead")).to_contain_text("Computer 2")
+    expect(sheet.locator("tfoot")).to_contain_text("Series score")
+    points = [c.strip() for c in sheet.locator("tbody tr").first.locator("td").all_inner_texts()]
+    assert sorted(points) in (["0", "1"], ["0.5", "0.5"]), points
+    result = sheet.locator("p.durak-mark, p", has_text=re.compile(r"is the durak\.|ended in a draw\."))
+    expect(result.first).to_be_visible()
+    if sorted(points) == ["0", "1"]:
+        expect(sheet.locator("p.durak-mark")).to_have_text(re.compile(r"^Game 1: (Vanya|Computer 2) is the durak\.$"))
+
+    if not screenshot_taken:
+        page.screenshot(path=SCREENSHOT, full_page=True)
+    assert page.js_errors == [], page.js_errors
+    assert time.monotonic() - started < PLAY_SECONDS + 30
+
+
+@pytest.fixture
+def phone_page(browser, live_site):
+    """Like conftest's `page`, on a 390×844 phone screen with touch."""
+    context = browser.new_context(locale="en-US", viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, base_url=live_site.url)
+    context.set_default_timeout(15_000)
+    context.set_default_navigation_timeout(20_000)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda exc: page.js_errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: collect_console_error(page, msg))
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def assert_fits_the_phone(page) -> None:
+    """The table, the hand and the move buttons lie within the screen's width (measured at one moment:
+    the page re-renders whenever a state arrives)."""
+    wait_for_step(page)  # settled: this player's move, nothing on its way
+    sizes = page.evaluate("""() => {
+        const table = document.getElementById("table");
+        const box = (node) => { const r = node.getBoundingClientRect(); return { left: r.left, right: r.right, width: r.width, height: r.height }; };
+        return {
+            doc: document.documentElement.scrollWidth,
+            table: box(table),
+            tableScroll: table.scrollWidth,
+            tableClient: table.clientWidth,
+            cards: [...table.querySelectorAll(".hand button[data-card]")].map(box),
+            moves: [...table.querySelectorAll("button[data-move]")].map(box),
+        };
+    }""")
+    limit = PHONE["width"] + PHONE_SLACK
+    assert sizes["table"]["right"] <= limit, f"#table sticks out of the screen: {sizes}"
+    assert sizes["tableScroll"] <= sizes["tableClient"] + PHONE_SLACK, f"#table scrolls sideways: {sizes}"
+    assert sizes["doc"] <= limit, f"the page scrolls sideways: {sizes}"
+    assert sizes["cards"], "no hand cards"
+    for i, box in enumerate(sizes["cards"] + sizes["moves"]):
+        assert box["width"] > 0 and box["height"] > 0, f"button {i} is not shown: {sizes}"
+        assert box["left"] >= 0 and box["right"] <= limit, f"button {i} is off screen: {box}"
+
+
+def test_the_game_page_works_on_a_phone_sized_screen(phone_page, live_site):
+    from playwright.sync_api import expect
+
+    page = phone_page
+    sign_up(page, "masha", "Masha")
+    create_durak_table(page)
+    table = page.locator("#table")
+    expect(table.locator(".hand button[data-card]").first).to_be_visible()
+    assert_fits_the_phone(page)
+
+    # A few moves by tapping work here too, and the table still fits.
+    for _ in range(4):
+        if play_one(page) == "over":
+            break
+    expect(table.locator(".hand button[data-card]").first).to_be_visible()
+    assert_fits_the_phone(page)
+    page.screenshot(path=PHONE_SCREENSHOT, full_page=True)
+    assert page.js_errors == [], page.js_errors
