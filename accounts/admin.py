@@ -2,9 +2,10 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import User, Vacation
 
-PREFERENCES = ("display_name", "language", "time_zone", "email_notifications")
+PREFERENCES = ("display_name", "language", "time_zone", "email_notifications", "turn_emails",
+               "night_pause_start", "night_pause_end")
 
 
 @admin.register(User)
@@ -12,5 +13,21 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + ((_("Player preferences"), {"fields": PREFERENCES}),)
     add_fieldsets = BaseUserAdmin.add_fieldsets + ((_("Player"), {"fields": ("display_name", "email")}),)
     list_display = ("username", "display_name", "email", "language", "is_staff", "is_active", "last_login")
-    list_filter = ("is_staff", "is_superuser", "is_active", "language", "email_notifications")
+    list_filter = ("is_staff", "is_superuser", "is_active", "language", "email_notifications", "turn_emails")
     search_fields = ("username", "email", "display_name")
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_at", "ends_at", "created_at")
+    list_filter = ("starts_at",)
+    search_fields = ("user__username", "user__display_name")
+    raw_id_fields = ("user",)
+    date_hierarchy = "starts_at"
+
+    # Vacations move deadlines: players take and end them through the site (services).
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -38,3 +38,16 @@ def test_user_add_page_loads(admin_client):
 def test_players_cannot_open_the_admin(signed_in):
     response = signed_in.get(reverse("admin:accounts_user_changelist"))
     assert response.status_code == 302
+
+
+def test_moderators_see_vacations_but_change_them_only_through_the_site(admin_client, user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import Vacation
+
+    Vacation.objects.create(user=user, starts_at=timezone.now(), ends_at=timezone.now() + timedelta(days=2))
+    response = admin_client.get(reverse("admin:accounts_vacation_changelist"))
+    assert response.status_code == 200 and user.name in response.text
+    assert admin_client.get(reverse("admin:accounts_vacation_add")).status_code == 403

@@ -16,6 +16,7 @@ from tests.browser.conftest import collect_console_error
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = "/tmp/durak-browser.png"
+END_SCREENSHOT = "/tmp/durak-browser-over.png"
 PHONE_SCREENSHOT = "/tmp/durak-phone.png"
 PASSWORD = "kitchen-Table-2024"
 MAX_ACTIONS = 400
@@ -193,6 +194,7 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
 
     if not screenshot_taken:
         page.screenshot(path=SCREENSHOT, full_page=True)
+    page.screenshot(path=END_SCREENSHOT, full_page=True)
     assert page.js_errors == [], page.js_errors
     assert time.monotonic() - started < PLAY_SECONDS + 30
 
