@@ -81,3 +81,21 @@ def test_all_stakes_are_revealed_at_once(game, players):
 def test_the_pulya_sheet_page_renders(game, players):
     response = Client().get(reverse("sheet", args=[game.pk]))
     assert response.status_code == 200 and b"ipuker-sheet" in response.content
+
+
+def test_a_whole_game_with_computer_players_ends_and_replays(players, django_capture_on_commit_callbacks):
+    from django.core.management import call_command
+
+    game = services.create_game(players[0], "ipuker")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.fill_with_bots(game.pk, players[0])
+    for _ in range(100):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_move(game.pk, players[0], IPUKER.auto_action(game.state, 0), game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert sum(s.points for s in game.seats.all()) == 0  # tokens balance
+    call_command("replay_games", game.pk)
