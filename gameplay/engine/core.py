@@ -126,6 +126,30 @@ def clone(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
+def parse_envelope(action: Any, keys: dict[str, set[str]], unknown_kind: str,
+                   unexpected_fields: dict[str, str]) -> tuple[str, bool]:
+    """An action's type and its ``auto`` flag, after checking its shape.
+
+    ``keys`` maps each kind of move to its fields (``"type"`` included);
+    ``unknown_kind`` is the refusal for any other kind (a template with
+    ``%(kind)s``); ``unexpected_fields`` the refusal per kind for extra fields
+    (templates with ``%(fields)s``). Every move may carry ``"auto": true``,
+    added by the platform to moves it made for a player out of time.
+    """
+    if not isinstance(action, dict):
+        raise IllegalMove(N_('A move must be an object with a "type".'))
+    action_type = action.get("type")
+    if not isinstance(action_type, str) or action_type not in keys:
+        raise IllegalMove(unknown_kind, kind=repr(action_type))
+    unexpected = sorted(str(key) for key in action if key not in keys[action_type] | {"auto"})
+    if unexpected:
+        raise IllegalMove(unexpected_fields[action_type], fields=", ".join(unexpected))
+    is_auto = action.get("auto", False)
+    if not isinstance(is_auto, bool):
+        raise IllegalMove(N_('"auto" must be true or false.'))
+    return action_type, is_auto
+
+
 def require_int(value: object, refusal: str) -> int:
     """``value`` if it is an int (not a bool), else ``IllegalMove(refusal)``.
 

@@ -118,7 +118,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import DISPLAY_SUIT_ORDER, SUITS, describe, is_card, make_deck, rank_value, suit_of, suit_symbol
-from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, parse_envelope, shuffled
 
 HAND_SIZE = 6
 BOUT_LIMIT = 6
@@ -616,19 +616,7 @@ class DurakEngine(Engine):
     @staticmethod
     def _parse_envelope(action: Any) -> tuple[str, bool]:
         """The action's type and its ``auto`` flag, after checking its shape."""
-        if not isinstance(action, dict):
-            raise IllegalMove(N_('A move must be an object with a "type".'))
-        action_type = action.get("type")
-        if not isinstance(action_type, str) or action_type not in ACTION_KEYS:
-            raise IllegalMove(N_("Unknown kind of move %(kind)s: expected attack, throw, beat, transfer, take "
-                                 "or done."), kind=repr(action_type))
-        unexpected = sorted(str(key) for key in action if key not in ACTION_KEYS[action_type] | {"auto"})
-        if unexpected:
-            raise IllegalMove(UNEXPECTED_FIELDS[action_type], fields=", ".join(unexpected))
-        is_auto = action.get("auto", False)
-        if not isinstance(is_auto, bool):
-            raise IllegalMove(N_('"auto" must be true or false.'))
-        return action_type, is_auto
+        return parse_envelope(action, ACTION_KEYS, N_("Unknown kind of move %(kind)s: expected attack, throw, beat, transfer, take or done."), UNEXPECTED_FIELDS)
 
     @staticmethod
     def _parse_cards(action: Action, hand: list[str]) -> list[str]:

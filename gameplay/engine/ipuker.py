@@ -102,7 +102,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, deal_rng, require_int
+from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, deal_rng, parse_envelope, require_int
 
 PLAYERS = 4
 ROUNDS = 4
@@ -369,18 +369,7 @@ class IpukerEngine(Engine):
     @staticmethod
     def _parse_envelope(action: Any) -> tuple[str, bool]:
         """The action's type and its ``auto`` flag, after checking its shape."""
-        if not isinstance(action, dict):
-            raise IllegalMove(N_('A move must be an object with a "type".'))
-        action_type = action.get("type")
-        if not isinstance(action_type, str) or action_type not in ACTION_KEYS:
-            raise IllegalMove(N_("Unknown kind of move %(kind)s: expected stake or cards."), kind=repr(action_type))
-        unexpected = sorted(str(key) for key in action if key not in ACTION_KEYS[action_type] | {"auto"})
-        if unexpected:
-            raise IllegalMove(UNEXPECTED_FIELDS[action_type], fields=", ".join(unexpected))
-        is_auto = action.get("auto", False)
-        if not isinstance(is_auto, bool):
-            raise IllegalMove(N_('"auto" must be true or false.'))
-        return action_type, is_auto
+        return parse_envelope(action, ACTION_KEYS, N_("Unknown kind of move %(kind)s: expected stake or cards."), UNEXPECTED_FIELDS)
 
     @staticmethod
     def _check_turn(state: State, seat: int, action_type: str) -> None:

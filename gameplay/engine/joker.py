@@ -86,7 +86,7 @@ from .cards import (
     sort_hand,
     suit_of,
 )
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, parse_envelope, require_int, shuffled
 from .tricks import JOKER_MODES, LOW, Play, Trick, obligation
 
 PLAYERS = 4
@@ -451,19 +451,7 @@ class JokerEngine(Engine):
     @staticmethod
     def _parse_envelope(action: Any) -> tuple[str, bool]:
         """The action's type and its ``auto`` flag, after checking its shape."""
-        if not isinstance(action, dict):
-            raise IllegalMove(N_('A move must be an object with a "type".'))
-        action_type = action.get("type")
-        if not isinstance(action_type, str) or action_type not in ACTION_KEYS:
-            raise IllegalMove(N_("Unknown kind of move %(kind)s: expected trump, bid or play."),
-                              kind=repr(action_type))
-        unexpected = sorted(str(key) for key in action if key not in ACTION_KEYS[action_type] | {"auto"})
-        if unexpected:
-            raise IllegalMove(UNEXPECTED_FIELDS[action_type], fields=", ".join(unexpected))
-        is_auto = action.get("auto", False)
-        if not isinstance(is_auto, bool):
-            raise IllegalMove(N_('"auto" must be true or false.'))
-        return action_type, is_auto
+        return parse_envelope(action, ACTION_KEYS, N_("Unknown kind of move %(kind)s: expected trump, bid or play."), UNEXPECTED_FIELDS)
 
     def _apply_trump(self, state: State, seat: int, action: Action) -> list[Event]:
         if "suit" not in action:
