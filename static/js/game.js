@@ -24,6 +24,7 @@
     socket.onmessage = (e) => receive(JSON.parse(e.data));
     socket.onclose = () => {
       setConnection(false);
+      pending = null; // its answer is lost with the socket; the resync shows whether it was applied
       socket = null;
       startPolling();
       setTimeout(connect, 3000);
@@ -43,6 +44,7 @@
       const gap = msg.version > current.version + 1;
       (msg.events || []).forEach((e) => remember(e, msg));
       current = msg;
+      if (pending && msg.version > pending.version) pending = null;
       if (gap) sync(); // ask for everything once more; harmless when up to date
       render();
     } else if (msg.type === "chat_history") {
@@ -182,6 +184,7 @@
     if (current.server_time) clockOffset = new Date(current.server_time).getTime() - Date.now();
     tickClocks();
     refreshSheet();
+    document.querySelectorAll("form.resign").forEach((form) => { form.hidden = current.status !== "active"; });
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
   }
@@ -216,7 +219,7 @@
     if (!outcome) return null;
     const ranking = outcome.places.map((place, pos) => ({ place, pos })).sort((a, b) => a.place - b.place);
     return el("div", { class: "outcome" }, [el("h3", { text: gettext("Game over") }),
-      el("ol", {}, ranking.map((r) => el("li", { text: interpolate(gettext("%(place)s. %(who)s — %(score)s"),
+      el("ul", {}, ranking.map((r) => el("li", { text: interpolate(gettext("%(place)s. %(who)s — %(score)s"),
         { place: r.place, who: playerName(r.pos), score: renderer.score ? renderer.score(outcome.scores[r.pos]) : outcome.scores[r.pos] }, true) })))]);
   }
 

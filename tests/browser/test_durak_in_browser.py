@@ -109,6 +109,8 @@ def wait_for_step(page) -> str:
 
 def play_one(page) -> str:
     """One move by the simple policy; the step it was."""
+    from playwright.sync_api import expect
+
     table = page.locator("#table")
     step = wait_for_step(page)
     if step == "over":
@@ -125,8 +127,6 @@ def play_one(page) -> str:
     elif step == "attack":
         table.locator(".hand button[data-card]:not([disabled])").first.click()
         attack = table.locator("button[data-move=attack]")
-        from playwright.sync_api import expect
-
         expect(attack).to_be_enabled()
         attack.click()
     else:

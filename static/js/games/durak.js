@@ -107,6 +107,9 @@
       // Forget picks that are no longer in the hand or on the table.
       [...picked].forEach((c) => { if (!(view.hand || []).includes(c)) picked.delete(c); });
       if (target && !view.table.some((p) => p.attack === target && !p.beat)) target = null;
+      // One card left to beat: it is chosen already.
+      const beatable = [...new Set(legalOf("beat").map((b) => b.attack))];
+      if (!target && beatable.length === 1 && !legalOf("transfer").length) target = beatable[0];
       const box = el("div", { class: "controls" });
       const buttons = [];
       const named = { attack: gettext("Attack"), throw: gettext("Throw in"), transfer: gettext("Transfer") };
