@@ -25,11 +25,12 @@ def seat_group(game_id: int, position: int | None) -> str:
     return f"game-{game_id}-public" if position is None else f"game-{game_id}-seat-{position}"
 
 
-def game_payload(game: Game, position: int | None, seats: list | None = None) -> dict:
+def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None) -> dict:
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
-    vacations = vacations_until([s.user_id for s in seats if s.user_id])
+    if vacations is None:
+        vacations = vacations_until([s.user_id for s in seats if s.user_id])
     payload = {
         "type": "state",
         "game": game.pk,
@@ -115,11 +116,12 @@ def send_game(game_id: int, events: list | None = None) -> None:
     game = Game.objects.get(pk=game_id)
     seats = list(game.seats.select_related("user"))
     languages = {s.position: s.user.language for s in seats if s.user_id}
+    vacations = vacations_until([s.user_id for s in seats if s.user_id])
     send = async_to_sync(layer.group_send)
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats)
+            payload = game_payload(game, position, seats, vacations)
         payload["events"] = events or []
         try:
             send(seat_group(game_id, position), {"type": "game.update", "payload": payload})

@@ -67,6 +67,9 @@ class Game(models.Model):
     seed = models.CharField(max_length=32, default=new_seed, editable=False)
     seed_sha256 = models.CharField(max_length=64, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the queued deadline task of this game will run (None: none queued);
+    # beat's sweep queues one for every deadline that comes within reach.
+    deadline_check_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

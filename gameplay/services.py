@@ -554,10 +554,8 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
     on_clock = {t["seat"]: t for t in engine.timers(game.state)} if game.status == Game.Status.ACTIVE else {}
     used_by_mover = 0.0
     started = []
-    human_ids = []
+    turn_changed = []  # players whose "your move" badge may change
     for seat in game.seats.select_related("user"):
-        if seat.user_id is not None:
-            human_ids.append(seat.user_id)
         was_on = seat.clock_started_at is not None
         moved = seat.position == mover
         pauses = None
@@ -572,12 +570,16 @@ def _update_clocks(game: Game, engine, now: datetime, mover: int | None) -> floa
         if seat.position in on_clock and (not was_on or moved or on_clock[seat.position].get("restart")):
             _start_clock(seat, game, on_clock[seat.position], now, pauses or pauses_for(seat, game, now))
             started.append(seat.position)
-        elif seat.position not in on_clock:
+        elif seat.position not in on_clock and was_on:
             _stop_clock(seat)
+        else:
+            continue  # nothing changed for this seat
         seat.save(update_fields=CLOCK_FIELDS)
+        if seat.user_id is not None and was_on != (seat.clock_started_at is not None):
+            turn_changed.append(seat.user_id)
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: _after_clock_change(game_id, version, started))
-    badge.badge_changed_on_commit(human_ids)
+    badge.badge_changed_on_commit(turn_changed)
     return used_by_mover
 
 

@@ -60,11 +60,32 @@ def queue_deadline_check(game_id: int, version: int) -> None:
         return  # an eager "queue" cannot wait; tests drive deadlines through services and the sweep
     when = next_clock_event(game_id)
     if when is None or when - timezone.now() > timedelta(seconds=settings.DEADLINE_TASK_HORIZON):
-        return  # beat's sweep will find it
+        return  # beat's sweep queues it once it comes within reach
     try:
         enforce_deadlines.apply_async((game_id, version), eta=when)
     except Exception:
         log.exception("could not queue the deadline check of game %s (the sweep will enforce it)", game_id)
+        return
+    Game.objects.filter(pk=game_id).update(deadline_check_at=when)
+
+
+def queue_approaching_deadlines() -> int:
+    """Queue a task for every game whose next deadline has come within the
+    task horizon and has none queued yet, so that far deadlines are met on
+    time too, not only at the next sweep."""
+    now = timezone.now()
+    horizon = now + timedelta(seconds=settings.DEADLINE_TASK_HORIZON)
+    due_soon = (
+        Game.objects.filter(status=Game.Status.ACTIVE, seats__deadline__gt=now, seats__deadline__lte=horizon)
+        .exclude(deadline_check_at__gt=now)
+        .values_list("pk", "version")
+        .distinct()
+    )
+    count = 0
+    for game_id, version in due_soon:
+        queue_deadline_check(game_id, version)
+        count += 1
+    return count
 
 
 @shared_task(ignore_result=True)
@@ -78,7 +99,8 @@ def sweep() -> dict:
         except Exception:
             log.exception("enforcing the deadlines of game %s failed", game_id)
     warned = notifications.send_time_warnings()
-    return {"expired": expired, "warned": warned, "bots": requeue_stalled_bots()}
+    queued = 0 if settings.CELERY_TASK_ALWAYS_EAGER else queue_approaching_deadlines()
+    return {"expired": expired, "warned": warned, "queued": queued, "bots": requeue_stalled_bots()}
 
 
 def requeue_stalled_bots() -> int:

@@ -212,3 +212,27 @@ def test_the_sweep_finds_overdue_games(game, traveller):
     assert services.overdue_game_ids() == []
     traveller.shift(timedelta(seconds=MOVE + 1))
     assert services.overdue_game_ids() == [game.pk]
+
+
+@pytest.fixture
+def queued_for_real(settings):
+    """Tasks go to the broker (in memory here) instead of running at once."""
+    from config.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.task_always_eager = False
+    yield
+    app.conf.task_always_eager = True
+
+
+def test_the_sweep_queues_a_task_for_a_far_deadline_once_it_comes_within_reach(game, traveller, settings,
+                                                                              queued_for_real):
+    from gameplay.tasks import queue_approaching_deadlines
+
+    settings.DEADLINE_TASK_HORIZON = 600
+    assert queue_approaching_deadlines() == 0  # an hour away: beyond the horizon
+    traveller.shift(timedelta(seconds=MOVE - 500))
+    assert queue_approaching_deadlines() == 1
+    game.refresh_from_db()
+    assert game.deadline_check_at == on_clock(game).deadline
+    assert queue_approaching_deadlines() == 0  # already queued
