@@ -735,8 +735,9 @@ def report(env_line: str, args, runs: list[tuple[list[str], dict[str, Phase]]]) 
                        f"production: {pending / PRODUCTION_VISIBILITY:.1f}/s for {pending:,} pending countdowns): "
                        "compressed time inflates that load, and the naive lateness with it; an ETA task on a calm "
                        "worker is late by about the product's 'within the horizon' figure")
-        out.append(f"  - product: a deadline beyond the horizon is found by the sweep, so it is late by up to one sweep "
-                   f"period ({args.sweep:g} s here, DEADLINE_SWEEP_SECONDS=5 s by default) plus the work before it")
+        out.append(f"  - product: the sweep (every {args.sweep:g} s here, DEADLINE_SWEEP_SECONDS=5 s by default) queues an "
+                   "ETA task for each far deadline once it is within the horizon; a deadline whose task was lost is "
+                   "enforced by the sweep itself, one sweep period late at most")
     if len(runs) > 1:
         out.append("")
         out.append("ratios product/naive by run")
