@@ -366,7 +366,7 @@ def test_malformed_or_out_of_range_stakes_are_refused(action, words):
 
 def test_moves_out_of_turn_are_refused_with_reasons():
     state = started()
-    leader, (a, b, c) = state["leader"], others(state)
+    leader, (a, _b, _c) = state["leader"], others(state)
     assert "leader" in refused(state, leader, {"type": "stake", "tokens": 9})
     assert "seat" in refused(state, 4, {"type": "stake", "tokens": 9})
     assert "seat" in refused(state, None, {"type": "stake", "tokens": 9})
@@ -481,7 +481,7 @@ def test_view_keys_and_hand_sizes():
 
 def test_accepts_stale_only_for_simultaneous_commitments_of_the_current_phase():
     state = started()
-    leader, (a, b, c) = state["leader"], others(state)
+    leader, (a, b, _c) = state["leader"], others(state)
     stake = {"type": "stake", "tokens": 12}
     assert ENGINE.accepts_stale(state, a, stake)
     assert not ENGINE.accepts_stale(state, leader, stake)
