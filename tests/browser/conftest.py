@@ -176,19 +176,44 @@ def collect_console_error(page, message) -> None:
         page.js_errors.append(f"console: {message.text} ({(message.location or {}).get('url')})")
 
 
-@pytest.fixture
-def page(browser, live_site):
-    """A fresh English-speaking visitor. Page errors and console errors are
-    collected in `page.js_errors` for the test to check."""
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900},
-                                  base_url=live_site.url)
+def new_page(browser, live_site, **context_options):
+    """A fresh English-speaking visitor's page (closed with its context by
+    the caller). Page errors and console errors are collected in
+    `page.js_errors` for the test to check."""
+    options = {"locale": "en-US", "viewport": {"width": 1280, "height": 900}, **context_options}
+    context = browser.new_context(base_url=live_site.url, **options)
     context.set_default_timeout(15_000)
     context.set_default_navigation_timeout(20_000)
     page = context.new_page()
     page.js_errors = []
     page.on("pageerror", lambda exc: page.js_errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: collect_console_error(page, msg))
+    return page
+
+
+@pytest.fixture
+def page(browser, live_site):
+    page = new_page(browser, live_site)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
+
+
+def sign_up(page, username: str, name: str, password: str) -> None:
+    """Through the lobby's "Sign up" button and the form; lands on the lobby."""
+    import re
+
+    from playwright.sync_api import expect
+
+    page.goto("/")
+    page.locator(".intro a.button", has_text="Sign up").click()
+    page.wait_for_url(re.compile(r"/accounts/signup/$"))
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", name)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")

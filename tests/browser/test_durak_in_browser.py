@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import collect_console_error
+from tests.browser.conftest import new_page, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -56,20 +56,6 @@ def wait_for_version_above(page, version: int) -> None:
     except Exception as exc:
         error = page.locator("#move-error").inner_text() if page.locator("#move-error").count() else ""
         raise AssertionError(f"the table stayed at version {version}; error shown: {error!r}") from exc
-
-
-def sign_up(page, username: str, name: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/$"))
-    expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
 
 
 def create_durak_table(page) -> str:
@@ -139,7 +125,7 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
     from playwright.sync_api import expect
 
     started = time.monotonic()
-    sign_up(page, "vanya", "Vanya")
+    sign_up(page, "vanya", "Vanya", PASSWORD)
     game_url = create_durak_table(page)
     table = page.locator("#table")
     expect(table.locator(".seat.me .name")).to_contain_text("Vanya")
@@ -205,18 +191,11 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
 @pytest.fixture
 def phone_page(browser, live_site):
     """Like conftest's `page`, on a 390×844 phone screen with touch."""
-    context = browser.new_context(locale="en-US", viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, base_url=live_site.url)
-    context.set_default_timeout(15_000)
-    context.set_default_navigation_timeout(20_000)
-    page = context.new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda exc: page.js_errors.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: collect_console_error(page, msg))
+    page = new_page(browser, live_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
 
 
 def assert_fits_the_phone(page) -> None:
@@ -249,7 +228,7 @@ def test_the_game_page_works_on_a_phone_sized_screen(phone_page, live_site):
     from playwright.sync_api import expect
 
     page = phone_page
-    sign_up(page, "masha", "Masha")
+    sign_up(page, "masha", "Masha", PASSWORD)
     create_durak_table(page)
     table = page.locator("#table")
     expect(table.locator(".hand button[data-card]").first).to_be_visible()

@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from tests.browser.conftest import sign_up
+
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = "/tmp/joker-browser.png"
@@ -84,22 +86,6 @@ def wait_for_frames(page, frames: list[dict], condition, seconds: float = 10) ->
             return states
         assert time.monotonic() < deadline, f"{len(states)} state messages: {[f['version'] for f in states]}"
         page.wait_for_timeout(100)
-
-
-def sign_up(page, username: str, name: str, password: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto("/")
-    page.locator(".intro a.button", has_text="Sign up").click()
-    page.wait_for_url(re.compile(r"/accounts/signup/$"))
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", password)
-    page.fill("#id_password2", password)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/$"))
-    expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
 
 
 def test_sign_up_create_a_table_and_play_the_first_deals(page, live_site):

