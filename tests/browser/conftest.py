@@ -217,3 +217,13 @@ def sign_up(page, username: str, name: str, password: str) -> None:
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/$"))
     expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
+
+
+def wait_for_version_above(page, version: int, timeout_ms: int = 20_000) -> None:
+    """Until the game table shows a version above `version` (a move arrived)."""
+    try:
+        page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
+                               arg=version, timeout=timeout_ms)
+    except Exception as exc:
+        error = page.locator("#move-error").inner_text() if page.locator("#move-error").count() else ""
+        raise AssertionError(f"the table stayed at version {version}; error shown: {error!r}") from exc

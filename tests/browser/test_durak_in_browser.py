@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import new_page, sign_up
+from tests.browser.conftest import new_page, sign_up, wait_for_version_above
 
 pytestmark = pytest.mark.browser
 
@@ -47,15 +47,6 @@ BEAT_CHOICES_JS = """() => {
 
 def table_version(page) -> int:
     return int(page.locator("#table").get_attribute("data-version"))
-
-
-def wait_for_version_above(page, version: int) -> None:
-    try:
-        page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
-                               arg=version, timeout=STEP_TIMEOUT_MS)
-    except Exception as exc:
-        error = page.locator("#move-error").inner_text() if page.locator("#move-error").count() else ""
-        raise AssertionError(f"the table stayed at version {version}; error shown: {error!r}") from exc
 
 
 def create_durak_table(page) -> str:

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import sign_up
+from tests.browser.conftest import sign_up, wait_for_version_above
 
 pytestmark = pytest.mark.browser
 
@@ -44,15 +44,6 @@ def deal_number(page) -> int:
     match = re.match(r"Deal (\d+) of 24", text)
     assert match, f"unexpected deal line {text!r}"
     return int(match.group(1))
-
-
-def wait_for_version_above(page, version: int) -> None:
-    try:
-        page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
-                               arg=version, timeout=STEP_TIMEOUT_MS)
-    except Exception as exc:
-        error = page.locator("#move-error").inner_text() if page.locator("#move-error").count() else ""
-        raise AssertionError(f"the table stayed at version {version}; error shown: {error!r}") from exc
 
 
 def wait_for_sheet_of_current_version(page) -> None:
