@@ -13,14 +13,20 @@ def players(django_user_model):
     return [django_user_model.objects.create_user(f"player{i}", password="pw-not-used-1", language="en") for i in range(4)]
 
 
-@pytest.fixture
-def joker_game(players) -> Game:
-    """A started Joker game with four people."""
-    game = services.create_game(players[0], "joker")
+def started_game(engine: str, players, options: dict | None = None, **table) -> Game:
+    """A table of `engine` created by the first player and joined by the
+    others: it starts when the last one sits down."""
+    game = services.create_game(players[0], engine, options, players=len(players), **table)
     for user in players[1:]:
         services.join_game(game.pk, user)
     game.refresh_from_db()
     return game
+
+
+@pytest.fixture
+def joker_game(players) -> Game:
+    """A started Joker game with four people."""
+    return started_game("joker", players)
 
 
 def acting_player(game: Game, players):

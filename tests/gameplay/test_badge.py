@@ -99,7 +99,7 @@ def test_the_count_is_sent_on_connect(joker_game, players):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_that_makes_it_the_users_turn_pushes_the_new_count(joker_game, players):
+def test_a_move_through_services_pushes_the_new_counts_by_itself(joker_game, players):
     position, mover = acting_player(joker_game, players)
     action = a_legal_action(joker_game, position)
     waiter = next_player(joker_game, players)
@@ -113,7 +113,6 @@ def test_a_move_that_makes_it_the_users_turn_pushes_the_new_count(joker_game, pl
             assert (await sockets[u.pk].connect())[0]
         before = {pk: await ws.receive_json_from(timeout=5) for pk, ws in sockets.items()}
         await database_sync_to_async(services.submit_move)(joker_game.pk, mover, action, 0)
-        await database_sync_to_async(send_badges)([mover.pk, waiter.pk])
         after = {pk: await ws.receive_json_from(timeout=5) for pk, ws in sockets.items()}
         for ws in sockets.values():
             await ws.disconnect()
@@ -194,28 +193,3 @@ def test_a_broken_channel_layer_does_not_break_the_caller(joker_game, players, m
     monkeypatch.setattr(badge, "get_channel_layer", lambda: DownLayer())
 
     send_badges([u.pk for u in players])  # logs, does not raise
-
-
-@pytest.mark.skipif(not hasattr(services, "badge"), reason="services does not announce badge changes yet")
-@pytest.mark.django_db(transaction=True)
-def test_a_move_through_services_pushes_the_new_counts_by_itself(joker_game, players):
-    position, mover = acting_player(joker_game, players)
-    action = a_legal_action(joker_game, position)
-    waiter = next_player(joker_game, players)
-    assert waiter != mover
-    headers = {u.pk: headers_for(u) for u in (mover, waiter)}
-
-    async def scenario():
-        sockets = {}
-        for u in (mover, waiter):
-            sockets[u.pk] = communicator(headers[u.pk])
-            assert (await sockets[u.pk].connect())[0]
-            await sockets[u.pk].receive_json_from(timeout=5)
-        await database_sync_to_async(services.submit_move)(joker_game.pk, mover, action, 0)
-        after = {pk: await ws.receive_json_from(timeout=5) for pk, ws in sockets.items()}
-        for ws in sockets.values():
-            await ws.disconnect()
-        return after
-
-    after = async_to_sync(scenario)()
-    assert after == {mover.pk: {"type": "badge", "waiting": 0}, waiter.pk: {"type": "badge", "waiting": 1}}

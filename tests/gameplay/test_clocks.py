@@ -10,7 +10,7 @@ from gameplay import services
 from gameplay.broadcast import game_payload
 from gameplay.models import Game, Move
 
-from .conftest import JOKER, a_legal_action
+from .conftest import JOKER, a_legal_action, started_game
 
 pytestmark = pytest.mark.django_db
 START = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -25,11 +25,7 @@ def traveller():
 
 @pytest.fixture
 def game(players, traveller) -> Game:
-    game = services.create_game(players[0], "joker", move_seconds=MOVE, reserve_seconds=RESERVE)
-    for user in players[1:]:
-        services.join_game(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return started_game("joker", players, move_seconds=MOVE, reserve_seconds=RESERVE)
 
 
 def on_clock(game: Game):

@@ -12,18 +12,15 @@ from gameplay.engine import get_engine
 from gameplay.models import Game
 from tests.engine.durak_helpers import scripted
 
+from .conftest import started_game
 from .test_concurrency import run_in_threads
 
 DURAK = get_engine("durak")
 START = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 
-def durak_game(players, count=3, **kwargs) -> Game:
-    game = services.create_game(players[0], "durak", kwargs.pop("options", {}), players=count, **kwargs)
-    for user in players[1:count]:
-        services.join_game(game.pk, user)
-    game.refresh_from_db()
-    return game
+def durak_game(players, count=3, **table) -> Game:
+    return started_game("durak", players[:count], **table)
 
 
 def put_state(game: Game, state: dict) -> Game:

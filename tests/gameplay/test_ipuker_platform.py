@@ -12,7 +12,7 @@ from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.models import Game
 
-from .conftest import client_for
+from .conftest import client_for, started_game
 
 pytestmark = pytest.mark.django_db
 IPUKER = get_engine("ipuker")
@@ -20,11 +20,7 @@ IPUKER = get_engine("ipuker")
 
 @pytest.fixture
 def game(players) -> Game:
-    game = services.create_game(players[0], "ipuker")
-    for user in players[1:]:
-        services.join_game(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return started_game("ipuker", players)
 
 
 def stakers(game: Game) -> list[int]:
