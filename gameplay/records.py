@@ -1,0 +1,75 @@
+"""Game records: everything needed to replay and verify a game, as one JSON object.
+
+No Django here (the corpus under ``tests/corpus`` and the replay command both
+use it). A record is::
+
+    {"format": 1, "game": "durak", "rules_version": 2, "players": 3,
+     "options": {...}, "seed": "123", "seed_sha256": "…",
+     "moves": [{"seq": 1, "seat": 0, "action": {...}, "by": "player"}, ...],
+     "final_state": {...}, "outcome": {...}}
+
+``rules_version`` is the version of the game's rules the game *started*
+under; the state carries the version it is played under now (``state["rules"]``),
+which changes only through a recorded ``{"type": "rules", "version": n}``
+move (by ``system``, seat ``None``): the engine's state migration, applied by
+the platform at a safe point of the game (see ``Engine.upgrade``).
+
+Besides the engines' own moves, a record holds the platform's: a
+resignation (``{"type": "resign"}``) and a loss on time (``{"type":
+"timeout"}``), both ending the game through ``engine.forfeit``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gameplay.engine import get_engine
+from gameplay.engine.core import Engine, IllegalMove, seed_digest
+
+RECORD_FORMAT = 1
+# Actions that are not the engine's moves but end the game for one seat.
+RESIGN = "resign"
+TIMEOUT = "timeout"
+FORFEITS = {RESIGN: "resigned", TIMEOUT: "lost_on_time"}
+# The platform's move that migrates a state to the next rules version.
+RULES = "rules"
+
+
+def apply_recorded(engine: Engine, state: dict, seat: int | None, action: dict) -> tuple[dict, list[dict]]:
+    """One recorded move: the engine's move, a forfeit, or a rules upgrade. Used by play and replay alike."""
+    kind = action.get("type")
+    if kind in FORFEITS:
+        return engine.forfeit(state, seat), [{"type": FORFEITS[kind], "seat": seat}]
+    if kind == RULES and seat is None:
+        upgraded = engine.upgrade(state)
+        if upgraded is None or upgraded["rules"] != action.get("version"):
+            raise IllegalMove("The game is not at a point where its rules can be upgraded.")
+        return upgraded, [{"type": "rules", "version": upgraded["rules"]}]
+    return engine.apply(state, seat, action)
+
+
+def record_of_play(engine: Engine, start: dict, moves: list[dict], final_state: dict) -> dict:
+    """The record of a game played from the state ``start`` through ``moves`` to ``final_state``."""
+    seed = start["seed"]
+    return {
+        "format": RECORD_FORMAT, "game": engine.slug, "rules_version": start.get("rules", 1),
+        "players": start["players"], "options": start["options"], "seed": str(seed),
+        "seed_sha256": seed_digest(seed), "moves": moves, "final_state": final_state,
+        "outcome": engine.outcome(final_state) if engine.is_over(final_state) else None,
+    }
+
+
+def replay_record(record: dict[str, Any]) -> dict:
+    """The state reached by replaying a record's moves from its seed, under the rules version it started with."""
+    engine = get_engine(record["game"])
+    state = engine.start(players=record["players"], options=record["options"], seed=int(record["seed"]),
+                         rules_version=record["rules_version"])
+    for move in record["moves"]:
+        state, _events = apply_recorded(engine, state, move["seat"], move["action"])
+    return state
+
+
+def same_state(first: dict, second: dict) -> bool:
+    """True if two states are equal as JSON (key order aside)."""
+    return json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
