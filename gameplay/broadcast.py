@@ -57,7 +57,16 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
     if position is not None and game.status == Game.Status.ACTIVE:
         payload["legal"] = engine.legal_actions(game.state, position)
         payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
+        if engine.ahead_action is not None:
+            payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
     return payload
+
+
+def ahead_of(engine, state: dict, seat) -> dict:
+    """The seat's own move said in advance (Durak: "done for me in this bout"): may he say it now, has he."""
+    scope = engine.ahead_scope(state)
+    return {"available": engine.may_order_ahead(state, seat.position),
+            "on": scope is not None and seat.ahead_scope == scope}
 
 
 def seat_info(seat, vacation_until=None) -> dict:
@@ -132,6 +141,27 @@ def send_game(game_id: int, events: list | None = None) -> None:
 
 def game_changed_on_commit(game_id: int, events: list | None = None) -> None:
     transaction.on_commit(lambda: send_game(game_id, events))
+
+
+def send_seat(game_id: int, position: int) -> None:
+    """The state again to one seat only (a private setting of his changed)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    game = Game.objects.get(pk=game_id)
+    seats = list(game.seats.select_related("user"))
+    seat = next(s for s in seats if s.position == position)
+    with translation.override((seat.user.language if seat.user_id else None) or settings.LANGUAGE_CODE):
+        payload = game_payload(game, position, seats)
+    payload["events"] = []
+    try:
+        async_to_sync(layer.group_send)(seat_group(game_id, position), {"type": "game.update", "payload": payload})
+    except Exception:  # Redis may be down: the database has the setting, the client resyncs.
+        log.exception("broadcast to a seat of game %s failed", game_id)
+
+
+def seat_changed_on_commit(game_id: int, position: int) -> None:
+    transaction.on_commit(lambda: send_seat(game_id, position))
 
 
 CHAT_HISTORY = 50

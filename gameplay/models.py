@@ -64,6 +64,9 @@ class Game(models.Model):
 
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0, editable=False)
+    # The version of the game's rules it started under (the engine's
+    # `rules_version` then); the state says which it is played under now.
+    rules_version = models.PositiveSmallIntegerField(_("rules version"), default=1, editable=False)
     seed = models.CharField(max_length=32, default=new_seed, editable=False)
     seed_sha256 = models.CharField(max_length=64, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -152,6 +155,9 @@ class Seat(models.Model):
     warned = models.BooleanField(default=False)
     turn_notified = models.BooleanField(default=False)
     auto_streak = models.PositiveSmallIntegerField(default=0)
+    # The player said his "done" in advance for this stretch of the game
+    # (Durak: the bout number); applied when the game waits for it. Private.
+    ahead_scope = models.PositiveIntegerField(null=True, blank=True)
     # Last sign of life from the game page (WebSocket connect or heartbeat).
     seen_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -188,10 +194,11 @@ class Move(models.Model):
         TIMEOUT = "timeout", _("timeout")
         BOT = "bot", _("computer")
         MODERATOR = "moderator", _("moderator")
+        SYSTEM = "system", _("the site (rules update)")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
-    position = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField(null=True, blank=True)  # None: the site's own move
     action = models.JSONField()
     by = models.CharField(max_length=16, choices=By.choices, default=By.PLAYER)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

@@ -23,11 +23,8 @@ from gameplay.engine import ENGINES, get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game, Move, Seat, new_invite_code
+from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
 
-# Actions that are not the engine's moves but end the game for one seat.
-RESIGN = "resign"
-TIMEOUT = "timeout"
-FORFEITS = {RESIGN: "resigned", TIMEOUT: "lost_on_time"}
 # After this many automatic moves in a row the late player forfeits (rules/joker.md "Time-outs").
 AUTO_STREAK_LIMIT = 3
 
@@ -185,11 +182,12 @@ def _start_if_full(game: Game) -> None:
     engine = get_engine(game.engine)
     now = timezone.now()
     game.state = engine.start(players=game.seats_count, options=game.options, seed=int(game.seed))
+    game.rules_version = game.state["rules"]
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.turn_started_at = now
     game.version = 0
-    game.save(update_fields=["state", "status", "started_at", "turn_started_at", "version"])
+    game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
     _update_clocks(game, engine, now, mover=None)
 
 
@@ -245,6 +243,8 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
     if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
         raise GameError(_("The move id must be a short string."), code="bad_request")
     action = {k: v for k, v in action.items() if k != "auto"}  # only the server marks automatic moves
+    if action["type"] == TIMEOUT:
+        raise GameError(_("Only the clock can end a game on time."), code="bad_request")
     try:
         with transaction.atomic():
             game = _locked_game(game_id)
@@ -480,22 +480,18 @@ def _reclock_user(user, now: datetime) -> None:
         broadcast.game_changed_on_commit(game_id)
 
 
-def apply_action(engine, state: dict, position: int, action: dict) -> tuple[dict, list[dict]]:
-    """The engine's move, or a resignation. Used by play and by replay alike."""
-    if action.get("type") in FORFEITS:
-        return engine.forfeit(state, position), [{"type": FORFEITS[action["type"]], "seat": position}]
-    return engine.apply(state, position, action)
-
-
 def _apply(game: Game, position: int, action: dict, *, by: str, user=None, move_id: str | None = None) -> None:
     engine = get_engine(game.engine)
     try:
-        new_state, events = apply_action(engine, game.state, position, action)
+        new_state, events = apply_recorded(engine, game.state, position, action)
     except IllegalMove as exc:
         raise GameError(engine_message_text(exc), code="illegal", version=game.version) from None
+    moves = [Move(game=game, seq=game.version + 1, position=position, action=action, by=by,
+                  user=user if by == Move.By.PLAYER else None, client_move_id=move_id)]
+    new_state = _follow_up_moves(game, engine, new_state, events, moves)
     now = timezone.now()
     game.state = new_state
-    game.version += 1
+    game.version += len(moves)
     game.turn_started_at = now
     fields = ["state", "version", "turn_started_at"]
     if engine.is_over(new_state):
@@ -503,16 +499,8 @@ def _apply(game: Game, position: int, action: dict, *, by: str, user=None, move_
         fields += ["status", "finished_at"]
     game.save(update_fields=fields)
     used_seconds = _update_clocks(game, engine, now, mover=position)
-    Move.objects.create(
-        game=game,
-        seq=game.version,
-        position=position,
-        action=action,
-        by=by,
-        user=user if by == Move.By.PLAYER else None,
-        client_move_id=move_id,
-        time_used_ms=int(used_seconds * 1000),
-    )
+    moves[0].time_used_ms = int(used_seconds * 1000)
+    Move.objects.bulk_create(moves)
     if by == Move.By.PLAYER:
         game.seats.filter(position=position).update(auto_streak=0)
     broadcast.game_changed_on_commit(game.pk, events)
@@ -521,6 +509,63 @@ def _apply(game: Game, position: int, action: dict, *, by: str, user=None, move_
         game_id = game.pk
         transaction.on_commit(lambda: notifications.game_over(game_id))
         _start_next_in_series(game, engine)
+
+
+def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves: list[Move]) -> dict:
+    """The moves the site makes right after a move, each recorded as a move
+    of its own so that replays repeat it: the upgrade of a game's rules at a
+    safe point (`engine.upgrade`), and the "done" that throwers said in
+    advance for this bout, applied once the game waits for it."""
+    ordered: dict[int, Seat] | None = None
+    while not engine.is_over(state):
+        upgraded = engine.upgrade(state)
+        if upgraded is not None:
+            action, seat = {"type": RULES, "version": upgraded["rules"]}, None
+            state, new_events = apply_recorded(engine, state, None, action)
+            moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=None, action=action,
+                              by=Move.By.SYSTEM))
+            events.extend(new_events)
+            continue
+        due = _ahead_due(engine, state)
+        if not due:
+            break
+        if ordered is None:
+            ordered = {s.position: s for s in game.seats.filter(ahead_scope=engine.ahead_scope(state))}
+        seat = next((ordered[p] for p in due if p in ordered), None)
+        if seat is None:
+            break
+        state, new_events = engine.apply(state, seat.position, dict(engine.ahead_action))
+        moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=seat.position,
+                          action=dict(engine.ahead_action), by=Move.By.PLAYER, user_id=seat.user_id))
+        events.extend(new_events)
+    return state
+
+
+def _ahead_due(engine, state: dict) -> list[int]:
+    """The seats the game waits for whose move said in advance is legal now."""
+    if engine.ahead_action is None or engine.ahead_scope(state) is None:
+        return []
+    return [p for p in engine.actors(state) if engine.ahead_action in engine.legal_actions(state, p)]
+
+
+@transaction.atomic
+def order_ahead(game_id: int, user, on: Any) -> None:
+    """A player says his "done" in advance for the current bout (`on`), or
+    takes it back. Private: only his own seat is told."""
+    if not isinstance(on, bool):
+        raise GameError(_("Say true or false."), code="bad_request")
+    game = _locked_game(game_id)
+    seat = _seat_of(game, user)
+    if seat is None:
+        raise GameError(_("You are not playing at this table."), code="not_seated")
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+    engine = get_engine(game.engine)
+    if on and not engine.may_order_ahead(game.state, seat.position):
+        raise GameError(_("You cannot say that in advance now."), code="illegal", version=game.version)
+    seat.ahead_scope = engine.ahead_scope(game.state) if on else None
+    seat.save(update_fields=["ahead_scope"])
+    broadcast.seat_changed_on_commit(game.pk, seat.position)
 
 
 def _finish(game: Game, engine, now) -> None:

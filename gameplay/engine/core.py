@@ -22,6 +22,20 @@ Deal number 0 is reserved for choosing the first dealer (Joker's
 replays exactly from its seed and its list of moves, and anyone who learns
 the seed after the game can check every deal.
 
+Rules versions
+--------------
+Every engine declares ``rules_version``, the version of its rules that new
+games start under, and every state records the version it is played under
+(``state["rules"]``). A change that alters what happens in a game bumps the
+version and adds a line to the changelog in the engine module's docstring;
+the engine keeps the older versions' behaviour reachable by checking
+``state["rules"]`` where the rules differ, so a game started under an older
+version plays on, and replays, as it did. Where the older behaviour must not
+go on (Durak's throwers' window told everybody who could throw in), the
+engine's ``upgrade`` migrates a state at a safe point; the platform records
+that upgrade as a move, so replays repeat it. ``start(..., rules_version=n)``
+starts a game under an older version (replays use it).
+
 Messages for players, and how they are translated
 -------------------------------------------------
 The engines import nothing from Django, so they cannot call ``gettext``.
@@ -176,6 +190,43 @@ class Engine:
     # True where the rules let the table choose between an automatic move and
     # the loss of the game when time runs out (Joker's ``on_timeout``).
     table_chooses_on_timeout: bool = False
+    # The version of the rules new games start under (see "Rules versions" in
+    # the module docstring); bumped by every change that alters what happens in
+    # a game, with a line in the engine module's changelog.
+    rules_version: int = 1
+
+    # A move a player may say in advance, for one stretch of the game (Durak's
+    # "done for me in this bout"); the platform applies it when the game waits
+    # for that seat with this move legal, in the same stretch.
+    ahead_action: Action | None = None
+
+    def ahead_scope(self, state: State) -> int | None:
+        """The number of the stretch of the game now (Durak: the bout), for moves said in advance."""
+        return None
+
+    def may_order_ahead(self, state: State, seat: int) -> bool:
+        """True if ``seat`` may say ``ahead_action`` in advance now."""
+        return False
+
+    # -- rules versions ----------------------------------------------------
+    def check_rules_version(self, version: int | None) -> int:
+        """The rules version a new game starts under: ``version``, or the current one if ``None``."""
+        if version is None:
+            return self.rules_version
+        if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= self.rules_version:
+            raise InvalidSetup(N_("Unknown rules version %(version)s: this game has versions 1 to %(last)s."),
+                               version=repr(version), last=self.rules_version)
+        return version
+
+    def upgrade(self, state: State) -> State | None:
+        """``state`` migrated to the next rules version, if it is older than the
+        current one and at a point where the migration is safe; else ``None``.
+
+        Pure like ``apply``. The platform calls it after every move and
+        records each upgrade as a move of its own, so replays repeat it at the
+        same point. An engine whose rules never changed has nothing to upgrade.
+        """
+        return None
 
     # -- options ---------------------------------------------------------
     def default_options(self) -> dict:
@@ -225,7 +276,7 @@ class Engine:
                                min=self.min_players, max=self.max_players)
 
     # -- the contract ------------------------------------------------------
-    def start(self, players: int, options: dict, seed: int) -> State:
+    def start(self, players: int, options: dict, seed: int, rules_version: int | None = None) -> State:
         raise NotImplementedError
 
     def actors(self, state: State) -> list[int]:

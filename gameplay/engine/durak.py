@@ -18,10 +18,12 @@ Who acts
 --------
 - ``actors()`` are the seats the game is waiting for: the attacker
   (``attack``), the defender (``defend``), or, in the window, every thrower
-  who has not pressed "done" and still has a legal throw-in. A passive thrower
-  (the defender is on the move) is not an actor, but ``legal_actions`` lists
-  his throw-ins and ``apply`` accepts them: throwing in is out of turn. The
-  view's ``can_throw`` names every seat with a legal throw-in right now.
+  who has not pressed "done" and still holds cards, whether or not he holds a
+  card that fits (rules: nobody may learn who could have thrown in). A passive
+  thrower (the defender is on the move) is not an actor, but
+  ``legal_actions`` lists his throw-ins and ``apply`` accepts them: throwing
+  in is out of turn. Nothing in a view, an event or a timer tells one seat
+  what another seat could do; a seat's legal moves are in its own view only.
 - ``accepts_stale(state, seat, action)`` is true for ``"throw"`` moves: the
   platform applies a throw-in made on an older version if it is still legal;
   otherwise ``apply`` refuses it with the reason (e.g. "The bout is full: no
@@ -54,12 +56,21 @@ Decisions where the rules page leaves room
   card (a complete matching) and has no legal transfer, he is made taking at
   once (event ``forced_take``). He may take only while some card is
   unbeaten; once everything is beaten the window opens.
-- The window: a thrower with no legal throw-in is not waited for; the bout
-  ends as soon as no thrower is waited for (so if nobody can add a card,
-  the bout ends without anybody pressing "done"). A thrower who pressed
-  "done" may not throw in again until someone else throws in; every throw-in
-  makes every thrower active again (``done`` is cleared) and, if the defender
-  is not taking, puts him back on the move.
+- The window waits for every thrower who still holds cards and has not
+  pressed "done"; each may throw in (if he has a card that fits) or press
+  "done" (the two-player game: the attacker says "Бито", or lets the taker
+  take). It ends the bout without waiting for anybody only for a public
+  reason: no more cards may be added (the bout holds its 6, first bout 5,
+  attack cards, or the defender has no card left to cover another), or no
+  thrower holds a card. A thrower who pressed "done" may not throw in again
+  until someone else throws in; every throw-in makes every thrower active
+  again (``done`` is cleared) and, if the defender is not taking, puts him
+  back on the move.
+- "Done" in advance: a thrower may say "done for me in this bout" while the
+  bout is being attacked or defended (``may_order_ahead``; the bout number is
+  ``ahead_scope``). The platform keeps that order private and applies the
+  move ``ahead_action`` (``done``) whenever the window waits for him in that
+  bout, whatever his cards; it is recorded as his move.
 - The "attacker" after transfers is the last transferrer (he becomes the
   attacker, the rules say). Drawing starts with him, then the other players
   still in the game counter-clockwise from him (in teams the defender's
@@ -87,8 +98,8 @@ Decisions where the rules page leaves room
   wins ½ each). A player who has already left (won) cannot forfeit, except
   in teams while his partner still plays.
 - Clocks (``timers``): attacker and defender expire with a loss
-  (``"forfeit"``) after the reserve; throwers' clocks in the window expire
-  with an automatic "done". ``restart`` is true in the state produced by a
+  (``"forfeit"``) after the reserve; throwers' clocks in the window (every
+  thrower it waits for) expire with an automatic "done". ``restart`` is true in the state produced by a
   throw-in (state flag ``defender_clock_restart``, cleared by the next move):
   it restarts the defender's clock, and in the window while the defender is
   taking it restarts the throwers' clocks too (a new card is new information).
@@ -99,9 +110,20 @@ Decisions where the rules page leaves room
   lowest trump, the cards each player picked up from the table and still
   holds (``taken``), and the last finished bout's cards (``last_bout``).
 
+Rules versions (changelog)
+--------------------------
+- 1: the throwers' window waited only for the throwers who held a card that
+  fitted, and ended at once when nobody did (which told everybody who could
+  throw in).
+- 2: the window waits for every thrower who still holds cards (see above).
+  A game started under version 1 is upgraded by ``upgrade`` at the next safe
+  point, the start of a bout (phase ``attack``): the bout in progress
+  finishes under version 1, every later bout plays under version 2. The
+  platform records the upgrade as a move, so the game replays.
+
 State layout (a plain JSON dict)
 --------------------------------
-``game seed options players teams`` (pairs or ``None``) ``dealer trump
+``game rules`` (rules version, see above) ``seed options players teams`` (pairs or ``None``) ``dealer trump
 trump_card talon`` (top first, trump card last) ``discard hands taken``
 (per seat) ``shown_trump`` (``{"seat", "card"}`` or ``None``) ``bout``
 (number of the current bout) ``bouts_played phase attacker defender opener``
@@ -390,6 +412,8 @@ class DurakEngine(Engine):
     name = N_("Durak")
     min_players = 2
     max_players = 4
+    rules_version = 2
+    ahead_action = {"type": "done"}
 
     # -- options -----------------------------------------------------------------------
 
@@ -432,11 +456,13 @@ class DurakEngine(Engine):
 
     # -- setting up --------------------------------------------------------------------
 
-    def start(self, players: int = 2, options: dict | None = None, seed: int = 0) -> State:
+    def start(self, players: int = 2, options: dict | None = None, seed: int = 0,
+              rules_version: int | None = None) -> State:
         """A new game: dealt, trump turned, lowest trump shown, the first bout waiting for its attacker."""
         options = self.check_options_for_players(options or {}, players)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("The seed must be an integer.")
+        rules = self.check_rules_version(rules_version)
         dealer = options["first_dealer"]
         if dealer is None:
             dealer = draw_first_dealer(seed, players)
@@ -444,7 +470,7 @@ class DurakEngine(Engine):
         trump = suit_of(trump_card)
         assert trump is not None
         state: State = {
-            "game": self.slug, "seed": seed, "options": options, "players": players,
+            "game": self.slug, "rules": rules, "seed": seed, "options": options, "players": players,
             "teams": [list(pair) for pair in PAIRS] if options["teams"] else None,
             "dealer": dealer, "trump": trump, "trump_card": trump_card, "talon": talon, "discard": [],
             "hands": hands, "taken": [[] for _ in range(players)], "shown_trump": None,
@@ -478,12 +504,40 @@ class DurakEngine(Engine):
         if phase == Phase.DEFEND:
             return [state["defender"]]
         if phase == Phase.WINDOW:
-            return self.can_throw(state)
+            return self.waiting_throwers(state)
         return []
 
-    def can_throw(self, state: State) -> list[int]:
-        """Seats with a legal throw-in now: the actors in the window, the passive throwers while defending."""
-        return [seat for seat in throwers(state) if seat not in state["done"] and self._legal_throws(state, seat)]
+    def waiting_throwers(self, state: State) -> list[int]:
+        """The throwers the window waits for: every thrower with cards who has not pressed done.
+
+        None when no card may be added (a public reason: the bout is full or
+        the defender could cover no more). Under rules version 1 only the
+        throwers holding a card that fits were waited for.
+        """
+        if state["phase"] != Phase.WINDOW:
+            return []
+        if state["rules"] == 1:
+            return [seat for seat in throwers(state) if seat not in state["done"] and self._legal_throws(state, seat)]
+        if room_on_table(state) == 0:
+            return []
+        return [seat for seat in throwers(state) if seat not in state["done"] and state["hands"][seat]]
+
+    def ahead_scope(self, state: State) -> int | None:
+        """The bout number: a "done" said in advance holds for this bout only."""
+        return None if state["phase"] == Phase.OVER else state["bout"]
+
+    def may_order_ahead(self, state: State, seat: int) -> bool:
+        """A thrower may say "done" in advance while the bout is attacked or defended (rules version 2)."""
+        return (state["rules"] >= 2 and state["phase"] in (Phase.ATTACK, Phase.DEFEND)
+                and _is_seat_number(seat) and seat in throwers(state))
+
+    def upgrade(self, state: State) -> State | None:
+        """A version 1 game moves to version 2 at the start of a bout (see the changelog)."""
+        if state["rules"] == 1 and state["phase"] == Phase.ATTACK:
+            upgraded = clone(state)
+            upgraded["rules"] = 2
+            return upgraded
+        return None
 
     def accepts_stale(self, state: State, seat: int, action: Action, made_at: int | None = None) -> bool:
         """True for throw-ins: they are judged against the current state even if made on an older one."""
@@ -498,8 +552,7 @@ class DurakEngine(Engine):
         if phase == Phase.DEFEND:
             return [self._timer(state["defender"], "defender", "forfeit", True, restart)]
         if phase == Phase.WINDOW:
-            waiting = self.can_throw(state)
-            return [self._timer(seat, "throwers", "auto", False, restart) for seat in waiting]
+            return [self._timer(seat, "throwers", "auto", False, restart) for seat in self.waiting_throwers(state)]
         return []
 
     @staticmethod
@@ -519,10 +572,12 @@ class DurakEngine(Engine):
             return self._legal_attacks(state) if seat == state["attacker"] else []
         if seat == state["defender"]:
             return self._legal_defences(state) if phase == Phase.DEFEND else []
+        if seat in state["done"]:
+            return []
         throws = [{"type": "throw", "cards": cards} for cards in self._legal_throws(state, seat)]
-        if phase == Phase.WINDOW and throws and seat not in state["done"]:
+        if seat in self.waiting_throwers(state):
             return throws + [{"type": "done"}]
-        return throws if seat not in state["done"] else []
+        return throws
 
     def _legal_attacks(self, state: State) -> list[Action]:
         hand = state["hands"][state["attacker"]]
@@ -783,8 +838,10 @@ class DurakEngine(Engine):
             raise IllegalMove(N_("Wait: you can press done once every card is beaten or the defender takes."))
         if seat in state["done"]:
             raise IllegalMove(N_("You have already pressed done."))
-        if not self._legal_throws(state, seat):
-            raise IllegalMove(N_("You have nothing to throw in: the bout does not wait for you."))
+        if seat not in self.waiting_throwers(state):
+            if state["rules"] == 1:
+                raise IllegalMove(N_("You have nothing to throw in: the bout does not wait for you."))
+            raise IllegalMove(N_("You have no cards left: the bout does not wait for you."))
         state["done"].append(seat)
         return [{"type": "done", "seat": seat}]
 
@@ -798,7 +855,7 @@ class DurakEngine(Engine):
             elif not self._can_defend(state):
                 self._start_taking(state)
                 events.append({"type": "forced_take", "seat": state["defender"]})
-        if state["phase"] == Phase.WINDOW and not self.can_throw(state):
+        if state["phase"] == Phase.WINDOW and not self.waiting_throwers(state):
             events.extend(self._end_bout(state))
         return events
 
@@ -1016,8 +1073,9 @@ class DurakEngine(Engine):
         ``None`` for spectators) ``taken`` (per seat: cards picked up from the
         table and still held) ``shown_trump``; the bout: ``bout dealer
         attacker opener defender taking roles table limits done actors
-        can_throw legal_actions last_bout``; results: ``left outcome
-        forfeited``. Never another hand, the talon order or the seed.
+        legal_actions last_bout``; results: ``left outcome forfeited``.
+        Never another hand, the talon order or the seed, nor what another
+        seat could do (``actors`` follow from public facts only).
         """
         if seat is not None and (not _is_seat_number(seat) or not 0 <= seat < state["players"]):
             raise ValueError(f"There is no seat {seat!r} at this table.")
@@ -1037,7 +1095,7 @@ class DurakEngine(Engine):
             "taking": state["taking"], "roles": self.roles(state),
             "table": [dict(pair) for pair in state["table"]],
             "limits": self._limits(state), "done": list(state["done"]),
-            "actors": self.actors(state), "can_throw": self.can_throw(state),
+            "actors": self.actors(state),
             "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
             "last_bout": clone(state["last_bout"]) if state["last_bout"] else None,
             "left": [dict(entry) for entry in state["left"]],

@@ -242,14 +242,17 @@ class IpukerEngine(Engine):
 
     # -- setting up ------------------------------------------------------------
 
-    def start(self, players: int = PLAYERS, options: dict | None = None, seed: int = 0) -> State:
+    def start(self, players: int = PLAYERS, options: dict | None = None, seed: int = 0,
+              rules_version: int | None = None) -> State:
         """A new game: the leader order planned, round 1 waiting for stakes."""
         self.check_players(players)
         options = self.validate_options(options or {})
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("The seed must be an integer.")
+        rules = self.check_rules_version(rules_version)
         state: State = {
             "game": self.slug,
+            "rules": rules,
             "seed": seed,
             "options": options,
             "players": players,

@@ -312,16 +312,19 @@ class JokerEngine(Engine):
 
     # -- setting up ----------------------------------------------------------
 
-    def start(self, players: int = PLAYERS, options: dict | None = None, seed: int = 0) -> State:
+    def start(self, players: int = PLAYERS, options: dict | None = None, seed: int = 0,
+              rules_version: int | None = None) -> State:
         """A new game: тузование, then deal 1 dealt and ready for bidding."""
         self.check_players(players)
         options = self.validate_options(options or {})
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("The seed must be an integer.")
+        rules = self.check_rules_version(rules_version)
         tuz = tuzovanie(seed)
         first_dealer = tuz[-1]["seat"]
         state: State = {
             "game": self.slug,
+            "rules": rules,
             "seed": seed,
             "options": options,
             "players": players,

@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gameplay import bots
 from gameplay.engine import get_engine
-from gameplay.records import record_of_play
+from gameplay.records import apply_recorded, record_of_play
 
 CORPUS = Path(__file__).resolve().parent
 MAX_MOVES = 5000
@@ -48,11 +48,7 @@ class Scenario:
     upgrade: bool = False  # apply pending rules upgrades at safe points, as the platform does
 
 
-SCENARIOS = [
-    Scenario("joker-full", "joker", 4, 101),
-    Scenario("joker-autoplay", "joker", 4, 102, auto_every=7),
-    Scenario("joker-timeout", "joker", 4, 103, timeout_at=40),
-    Scenario("joker-resign", "joker", 4, 104, resign_at=25),
+DURAK = [
     Scenario("durak-podkidnoy-2", "durak", 2, 201),
     Scenario("durak-podkidnoy-3-passive", "durak", 3, 202, passive_throws=True),
     Scenario("durak-podkidnoy-4", "durak", 4, 203, passive_throws=True),
@@ -64,6 +60,18 @@ SCENARIOS = [
     Scenario("durak-timeout", "durak", 3, 209, timeout_at=30),
     Scenario("durak-resign", "durak", 2, 210, resign_at=12),
     Scenario("durak-series", "durak", 3, 211, series=3, passive_throws=True),
+]
+
+SCENARIOS = [
+    Scenario("joker-full", "joker", 4, 101),
+    Scenario("joker-autoplay", "joker", 4, 102, auto_every=7),
+    Scenario("joker-timeout", "joker", 4, 103, timeout_at=40),
+    Scenario("joker-resign", "joker", 4, 104, resign_at=25),
+    # Durak's rules version 1 (the old throwers' window) and 2, the same tables under both.
+    *(replace(scenario, rules_version=version) for version in (1, 2) for scenario in DURAK),
+    # Games started under version 1 and upgraded at the start of a bout, as the platform does.
+    Scenario("durak-upgraded-3", "durak", 3, 221, rules_version=1, upgrade=True, passive_throws=True),
+    Scenario("durak-upgraded-teams", "durak", 4, 222, options={"teams": True}, rules_version=1, upgrade=True),
     Scenario("ipuker-full", "ipuker", 4, 301),
     Scenario("ipuker-random-leaders", "ipuker", 4, 302, options={"leader_order": "random"}, auto_every=6),
     Scenario("ipuker-resign", "ipuker", 4, 303, resign_at=20),
@@ -81,8 +89,6 @@ def play(scenario: Scenario, options: dict, seed: int) -> dict:
 
     def record(seat: int | None, action: dict, by: str) -> None:
         nonlocal state
-        from gameplay.records import apply_recorded
-
         state, _ = apply_recorded(engine, state, seat, action)
         moves.append({"seq": len(moves) + 1, "seat": seat, "action": action, "by": by})
         if scenario.upgrade:
@@ -135,7 +141,7 @@ def scenario_records(scenario: Scenario) -> list[tuple[str, dict]]:
 def main(argv: list[str]) -> int:
     written = 0
     for scenario in SCENARIOS:
-        version = scenario.rules_version or getattr(get_engine(scenario.game), "rules_version", 1)
+        version = scenario.rules_version or get_engine(scenario.game).rules_version
         folder = CORPUS / scenario.game / f"v{version}"
         for name, record in scenario_records(scenario):
             path = folder / f"{name}.json"

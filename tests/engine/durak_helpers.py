@@ -132,3 +132,12 @@ def public_cards(state: dict) -> set[str]:
     if state["talon"]:
         cards.add(state["talon"][-1])
     return cards
+
+
+def close_window(state: dict) -> tuple[dict, list]:
+    """Every thrower the window waits for presses done, in seat order, until the bout ends; all the events."""
+    events: list = []
+    while state["phase"] == "window" and ENGINE.actors(state):
+        state, new_events = act(state, ENGINE.actors(state)[0], "done")
+        events.extend(new_events)
+    return state, events

@@ -99,7 +99,16 @@ def check_actors_and_clocks(state: dict) -> list[int]:
     assert [timer["seat"] for timer in ENGINE.timers(state)] == actors
     for seat in actors:
         assert ENGINE.auto_action(state, seat) in ENGINE.legal_actions(state, seat)
+    if state["phase"] == "window":
+        assert actors == window_waits_for(ENGINE.view(state, None))
     return movers
+
+
+def window_waits_for(public: dict) -> list[int]:
+    """Whom the throwers' window waits for, from what a spectator sees alone (rules: nobody may learn who
+    could have thrown in): every thrower still holding cards who has not pressed done."""
+    throwers = [seat for seat, role in enumerate(public["roles"]) if role == "T"]
+    return [seat for seat in throwers if public["hand_sizes"][seat] and seat not in public["done"]]
 
 
 def canonical(action: dict) -> str:

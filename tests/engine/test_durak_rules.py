@@ -22,6 +22,7 @@ from .durak_helpers import (
     SEED,
     act,
     all_cards,
+    close_window,
     beat,
     card_codes_in,
     dumps,
@@ -167,8 +168,10 @@ def test_beating_refuses_wrong_cards_with_reasons():
     assert "only a higher trump" in refused(state, 1, {"type": "beat", "attack": "7H", "card": "6D"})
     assert "already beaten" in refused(state, 1, {"type": "beat", "attack": "7S", "card": "QH"})
     state, events = beat(state, "7H", "QH")
+    assert event_types(events) == ["beat"] and state["phase"] == "window" and ENGINE.actors(state) == [0]
+    state, events = act(state, 0, "done")  # "Бито": the attacker holds KC, so the window waits for him
     assert state["last_bout"]["table"] == [{"attack": "7S", "beat": "8H"}, {"attack": "7H", "beat": "QH"}]
-    assert event_types(events) == ["beat", "bout_end", "bout"]
+    assert event_types(events) == ["done", "bout_end", "bout"]
 
 
 # -- a whole bout: discard -------------------------------------------------------------------------
@@ -185,9 +188,8 @@ def test_a_bout_beaten_and_discarded_with_roles_table_and_hands_after_every_move
     assert events[0] == {"type": "attack", "seat": 0, "cards": ["7S"], "defender": 1, "auto": False}
     assert table(state) == [("7S", None)] and state["phase"] == "defend"
     assert roles(state) == ["T", "D", "T"] and ENGINE.actors(state) == [1]
-    assert ENGINE.can_throw(state) == [0]  # 7D; seat 2 holds no seven
     assert ENGINE.legal_actions(state, 0) == [{"type": "throw", "cards": ["7D"]}]  # out of turn, not an actor
-    assert ENGINE.legal_actions(state, 2) == []
+    assert ENGINE.legal_actions(state, 2) == []  # seat 2 holds no seven
 
     state, _ = beat(state, "7S", "9S")
     assert table(state) == [("7S", "9S")] and state["phase"] == "window"
@@ -200,7 +202,7 @@ def test_a_bout_beaten_and_discarded_with_roles_table_and_hands_after_every_move
     assert ENGINE.actors(state) == [1] and state["hands"][2] == ["6D", "8S", "TC", "JC", "AS"]
 
     state, _ = beat(state, "9D", "JD")
-    assert state["phase"] == "window" and ENGINE.actors(state) == [0, 2]
+    assert state["phase"] == "window" and ENGINE.actors(state) == [0, 2]  # both hold cards, fitting or not
     assert ENGINE.view(state, None)["limits"] == {"max_attack": 6, "attack_cards": 2, "room": 4}
 
     state, events = act(state, 0, "done")
@@ -229,10 +231,14 @@ def test_a_bout_taken_gives_the_table_to_the_defender_and_the_next_player_attack
     state, _ = act(state, 0, "attack", "7S")
     state, events = act(state, 1, "take")
     assert events[0]["type"] == "take" and state["taking"] and state["phase"] == "window"
-    assert roles(state) == ["T", "Z", "T"] and ENGINE.actors(state) == [0]
+    assert roles(state) == ["T", "Z", "T"]
+    assert ENGINE.actors(state) == [0, 2]  # every thrower holding cards, whether a card fits or not
     assert "decided to take" in refused(state, 1, {"type": "beat", "attack": "7S", "card": "9S"})
     state, events = act(state, 0, "throw", "7D")
-    assert event_types(events) == ["throw", "bout_end", "bout"]  # nobody can add more: the bout ends
+    # the taker holds 3 cards and 2 lie unbeaten: one more may come, so the window waits again
+    assert event_types(events) == ["throw"] and ENGINE.actors(state) == [0, 2]
+    state, events = close_window(state)
+    assert event_types(events) == ["done", "done", "bout_end", "bout"]
     assert sorted(state["hands"][1]) == sorted(["9S", "6C", "8C", "7S", "7D"])
     assert state["taken"][1] == ["7S", "7D"] and state["last_bout"]["result"] == "take"
     assert (state["attacker"], state["defender"]) == (2, 0)
@@ -263,7 +269,9 @@ def test_a_defender_who_cannot_beat_is_made_taking_at_once():
     assert event_types(events) == ["attack", "forced_take"]
     assert events[1] == {"type": "forced_take", "seat": 1}
     assert state["taking"] and state["phase"] == "window" and roles(state) == ["T", "Z", "T"]
-    assert ENGINE.actors(state) == [2]  # AC can be thrown in; seat 0 holds no ace
+    assert ENGINE.actors(state) == [0, 2]  # both throwers hold cards; only seat 2 holds an ace
+    assert ENGINE.legal_actions(state, 0) == [{"type": "done"}]
+    assert ENGINE.legal_actions(state, 2) == [{"type": "throw", "cards": ["AC"]}, {"type": "done"}]
     assert ENGINE.legal_actions(state, 1) == []
 
 
@@ -272,7 +280,9 @@ def test_a_throw_in_that_cannot_be_beaten_makes_the_defender_taking():
     state, events = act(state, 0, "attack", "7S")
     assert "forced_take" not in event_types(events) and state["phase"] == "defend"
     state, events = act(state, 2, "throw", "7C")
-    assert event_types(events)[:2] == ["throw", "forced_take"] and state["last_bout"]["result"] == "take"
+    assert event_types(events) == ["throw", "forced_take"] and state["taking"]
+    state, _ = close_window(state)
+    assert state["last_bout"]["result"] == "take"
 
 
 def test_a_beat_that_leaves_the_rest_uncoverable_makes_the_defender_taking():
@@ -280,10 +290,14 @@ def test_a_beat_that_leaves_the_rest_uncoverable_makes_the_defender_taking():
     state = scripted(hands, trump="H")
     state, _ = act(state, 0, "attack", "7S", "7D")
     taken, events = beat(state, "7S", "AH")  # only AH could beat 7D
-    assert event_types(events)[:2] == ["beat", "forced_take"] and taken["last_bout"]["result"] == "take"
+    assert event_types(events) == ["beat", "forced_take"]
+    taken, _ = close_window(taken)
+    assert taken["last_bout"]["result"] == "take"
     state, _ = beat(state, "7D", "AH")
     state, events = beat(state, "7S", "8S")
-    assert "forced_take" not in event_types(events) and state["last_bout"]["result"] == "discard"
+    assert "forced_take" not in event_types(events)
+    state, _ = close_window(state)
+    assert state["last_bout"]["result"] == "discard"
 
 
 # -- limits and throw-ins --------------------------------------------------------------------------
@@ -349,7 +363,8 @@ def test_the_first_bout_holds_at_most_five_attack_cards_and_later_bouts_six():
 def test_two_throw_ins_racing_for_the_defenders_last_card_the_second_is_refused():
     state = scripted([["7S", "7D", "KC"], ["8S", "9D"], ["7C", "QC"]])
     state, _ = act(state, 0, "attack", "7S")
-    assert ENGINE.can_throw(state) == [0, 2]
+    assert {"type": "throw", "cards": ["7D"]} in ENGINE.legal_actions(state, 0)
+    assert {"type": "throw", "cards": ["7C"]} in ENGINE.legal_actions(state, 2)
     first, _ = act(state, 0, "throw", "7D")
     assert first["defender_clock_restart"] is True
     message = refused(first, 2, {"type": "throw", "cards": ["7C"]})
@@ -363,19 +378,74 @@ def test_a_thrower_who_pressed_done_waits_until_someone_else_throws_in():
     state, _ = beat(state, "7S", "9S")
     state, _ = act(state, 0, "done")
     assert "pressed done" in refused(state, 0, {"type": "throw", "cards": ["7D"]})
-    assert ENGINE.legal_actions(state, 0) == [] and 0 not in ENGINE.can_throw(state)
+    assert ENGINE.legal_actions(state, 0) == [] and ENGINE.actors(state) == [2]
     state, _ = act(state, 2, "throw", "9D")
     assert state["done"] == [] and state["phase"] == "defend"
     assert {"type": "throw", "cards": ["7D"]} in ENGINE.legal_actions(state, 0)
     assert "once every card is beaten" in refused(state, 0, {"type": "done"})
 
 
-def test_the_bout_ends_by_itself_when_no_thrower_can_add_a_card():
+def test_the_window_waits_for_every_thrower_with_cards_even_when_no_card_fits():
     state = scripted([["7S", "KC"], ["9S", "6C", "8C"], ["TD", "6D"]])
     state, _ = act(state, 0, "attack", "7S")
-    state, events = beat(state, "7S", "9S")
-    assert event_types(events) == ["beat", "bout_end", "bout"]
+    state, events = beat(state, "7S", "9S")  # nobody holds a seven or a nine, and nobody may learn it
+    assert event_types(events) == ["beat"] and state["phase"] == "window"
+    assert ENGINE.actors(state) == [0, 2]
+    assert [t["seat"] for t in ENGINE.timers(state)] == [0, 2]
+    assert ENGINE.legal_actions(state, 0) == ENGINE.legal_actions(state, 2) == [{"type": "done"}]
+    state, events = act(state, 2, "done")
+    assert event_types(events) == ["done"] and ENGINE.actors(state) == [0]
+    state, events = act(state, 0, "done")
+    assert event_types(events) == ["done", "bout_end", "bout"]
     assert (state["attacker"], state["defender"]) == (1, 2)
+
+
+def test_in_two_player_durak_the_attacker_says_bito_even_without_a_card_to_add():
+    state = scripted([["7S", "KC"], ["9S", "6C", "8C"]])
+    state, _ = act(state, 0, "attack", "7S")
+    state, events = beat(state, "7S", "9S")
+    assert state["phase"] == "window" and ENGINE.actors(state) == [0]
+    assert ENGINE.auto_action(state, 0) == {"type": "done"}
+    state, events = act(state, 0, "done")
+    assert event_types(events) == ["done", "bout_end", "bout"] and state["last_bout"]["result"] == "discard"
+    assert (state["attacker"], state["defender"]) == (1, 0)
+
+
+def test_the_bout_ends_without_a_window_when_the_defender_has_no_card_left_to_cover():
+    state = scripted([["7S", "KC"], ["9S", "6C"], ["TD", "6D"]], talon=["8S", "6H"])
+    state, _ = act(state, 0, "attack", "7S")
+    state, _ = beat(state, "7S", "9S")
+    state, events = act(state, 0, "done")
+    state, events = act(state, 2, "done")
+    state = scripted([["7S", "KC"], ["9S"], ["TD", "6D"]], talon=["8S", "6H"])
+    state, _ = act(state, 0, "attack", "7S")
+    state, events = beat(state, "7S", "9S")  # his last card: no card can be added, a public fact
+    assert event_types(events)[:2] == ["beat", "bout_end"] and state["last_bout"]["result"] == "discard"
+
+
+def test_the_bout_ends_without_a_window_once_it_holds_its_five_attack_cards_in_the_first_bout():
+    state = scripted([["7S", "7D", "7C", "7H", "AS", "KC"], ["9S", "9D", "9C", "AH", "KH", "QD"]],
+                     trump="H", bout=1)
+    state, _ = act(state, 0, "attack", "7S", "7D", "7C")
+    for attack, card in (("7S", "9S"), ("7D", "9D"), ("7C", "9C")):
+        state, _ = beat(state, attack, card)
+    assert state["phase"] == "window" and ENGINE.actors(state) == [0]
+    state, _ = act(state, 0, "throw", "7H")
+    state, _ = beat(state, "7H", "AH")
+    state, _ = act(state, 0, "throw", "AS")
+    state, events = beat(state, "AS", "KH")  # 5 attack cards: the bout is full
+    assert event_types(events)[:2] == ["beat", "bout_end"]
+
+
+def test_the_taking_defender_window_waits_for_every_thrower_while_cards_may_still_be_added():
+    state = scripted([["7S", "QS"], ["9S", "6C", "8C"], ["7D", "6D"]])
+    state, _ = act(state, 0, "attack", "7S")
+    state, _ = act(state, 1, "take")
+    assert ENGINE.actors(state) == [0, 2] and ENGINE.view(state, None)["limits"]["room"] == 2
+    state, _ = act(state, 2, "throw", "7D")
+    assert state["phase"] == "window" and ENGINE.actors(state) == [0, 2] and state["defender_clock_restart"]
+    state, events = close_window(state)
+    assert event_types(events)[:3] == ["done", "done", "bout_end"] and state["last_bout"]["result"] == "take"
 
 
 # -- transfers -------------------------------------------------------------------------------------
@@ -455,8 +525,10 @@ def test_after_transfers_the_last_transferrer_draws_first_and_the_defender_last(
     state = perevodnoy(hands, talon=talon)
     state, _ = act(state, 0, "attack", "7S")
     state, events = act(state, 1, "transfer", "7C")
-    # seat 2 cannot beat 7♣ nor transfer: he takes at once; nobody holds a seven: the bout ends
-    assert event_types(events)[:3] == ["transfer", "forced_take", "bout_end"]
+    # seat 2 cannot beat 7♣ nor transfer: he takes at once; the throwers say done
+    assert event_types(events) == ["transfer", "forced_take"]
+    state, events = close_window(state)
+    assert event_types(events)[:4] == ["done", "done", "done", "bout_end"]
     drew = [(event["seat"], event["count"]) for event in events if event["type"] == "drew"]
     assert drew == [(1, 2), (0, 2), (3, 1)]  # attacker 1, then counter-clockwise 0, 3; defender 2 (7 cards) last
     assert state["hands"][1][-2:] == ["6S", "8S"] and state["hands"][0][-2:] == ["TS", "QH"]
@@ -472,7 +544,8 @@ def test_drawing_goes_from_the_attacker_counter_clockwise_with_the_trump_card_la
              ["TD", "6D", "QS", "QD", "KD"], ["JS", "JC", "AD", "AC", "AS"]]
     state = scripted(hands, talon=["6S", "TS", "6H"])
     state, _ = act(state, 0, "attack", "7S")
-    state, events = beat(state, "7S", "8S")  # seat 0 holds no eight: the bout ends
+    state, _ = beat(state, "7S", "8S")
+    state, events = close_window(state)
     drew = [(event["seat"], event["count"]) for event in events if event["type"] == "drew"]
     assert drew == [(0, 1), (3, 1), (2, 1)]
     assert state["hands"][0][-1] == "6S" and state["hands"][3][-1] == "TS" and state["hands"][2][-1] == "6H"
@@ -516,7 +589,10 @@ def test_the_last_players_running_out_in_the_same_bout_draw():
 def test_a_player_who_left_never_acts_again_and_the_game_goes_on_without_him():
     state = scripted([["7S"], ["8S", "9D"], ["6C", "TC"]])
     state, _ = act(state, 0, "attack", "7S")
-    state, events = beat(state, "7S", "8S")
+    state, _ = beat(state, "7S", "8S")
+    assert ENGINE.actors(state) == [2]  # seat 0 holds no card: the window does not wait for him
+    assert "no cards left" in refused(state, 0, {"type": "done"})
+    state, events = act(state, 2, "done")
     assert {"type": "left", "seat": 0, "bout": 2} in events and not ENGINE.is_over(state)
     assert (state["attacker"], state["defender"]) == (1, 2) and roles(state) == ["won", "A", "D"]
     assert "left the game" in refused(state, 0, {"type": "done"})
@@ -534,7 +610,8 @@ def test_when_the_defender_leaves_after_a_discard_the_next_player_in_the_game_at
 def test_after_a_take_the_next_player_still_in_the_game_attacks():
     state = scripted([["7S", "6C"], ["8C", "9D"], []], left=[2])
     state, _ = act(state, 0, "attack", "7S")
-    assert state["last_bout"]["result"] == "take"  # forced: no spade, no trump
+    state, _ = close_window(state)  # forced take: no spade, no trump
+    assert state["last_bout"]["result"] == "take"
     assert (state["attacker"], state["defender"]) == (0, 1)  # seat 2 has left: back to seat 0
 
 
@@ -551,7 +628,7 @@ def test_in_teams_the_partner_never_throws_in_to_his_partner():
     assert state["teams"] == [[0, 2], [1, 3]] and state["defender"] == 1
     state, _ = act(state, 0, "attack", "7S")
     assert roles(state) == ["T", "D", "T", None]
-    assert ENGINE.can_throw(state) == [2]
+    assert ENGINE.legal_actions(state, 2) == [{"type": "throw", "cards": ["7C"]}]
     assert ENGINE.legal_actions(state, 3) == []
     assert "your partner" in refused(state, 3, {"type": "throw", "cards": ["7D"]})
     state, _ = act(state, 2, "throw", "7C")
@@ -643,9 +720,9 @@ def test_timers_for_the_attacker_the_defender_and_the_throwers():
     assert ENGINE.timers(state)[0]["restart"] is False
     state, _ = act(state, 1, "take")
     assert ENGINE.timers(state) == [{"seat": seat, "clock": "throwers", "expiry": "auto", "reserve": False,
-                                     "restart": False} for seat in (0, 2)]  # 7D; 9D
+                                     "restart": False} for seat in (0, 2)]
     state, _ = act(state, 0, "throw", "7D")  # the defender is taking: the throwers' clocks restart
-    assert [(t["seat"], t["restart"]) for t in ENGINE.timers(state)] == [(2, True)]
+    assert [(t["seat"], t["restart"]) for t in ENGINE.timers(state)] == [(0, True), (2, True)]
 
 
 def test_automatic_moves():
@@ -658,8 +735,10 @@ def test_automatic_moves():
     state, _ = act(state, 0, "attack", "9S")
     assert ENGINE.auto_action(state, 1) == {"type": "take"}
     state, _ = act(state, 1, "take", auto=True)
-    assert ENGINE.actors(state) == [2] and ENGINE.auto_action(state, 2) == {"type": "done"}
+    assert ENGINE.actors(state) == [0, 2] and ENGINE.auto_action(state, 2) == {"type": "done"}
     state, events = ENGINE.apply(state, 2, {"type": "done", "auto": True})
+    assert events[0]["auto"] is True and ENGINE.actors(state) == [0]
+    state, events = ENGINE.apply(state, 0, {"type": "done", "auto": True})
     assert events[0]["auto"] is True and event_types(events)[1] == "bout_end"
 
 
@@ -712,8 +791,9 @@ def test_the_view_shows_the_own_hand_sorted_trumps_last_and_no_other_hand():
     assert "6S" not in json.dumps(view) and str(state["seed"]) not in json.dumps(view)
     assert view["hand_sizes"] == [5, 3] and view["talon"] == 2 and view["discard"] == 36 - 10
     for key in ("trump", "trump_card", "talon", "discard", "roles", "table", "shown_trump", "taken", "actors",
-                "bout", "limits", "mode", "teams", "finished", "outcome", "legal_actions", "can_throw"):
+                "bout", "limits", "mode", "teams", "finished", "outcome", "legal_actions"):
         assert key in view
+    assert "can_throw" not in view  # what another seat could do is not a seat's to know
     with pytest.raises(ValueError):
         ENGINE.view(state, 5)
 
