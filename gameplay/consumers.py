@@ -4,6 +4,9 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "move", "action": {...}, "version": 12, "move_id": "uuid"}
   client -> {"type": "sync"}
   client -> {"type": "chat", "text": "..."}   (players only; server -> {"type": "chat", "message": {...}})
+  client -> {"type": "ahead", "on": true}   (Durak: "done for me in this bout", said in advance or taken
+                                             back; answered by {"type": "ahead_ack", "on": true}; the new
+                                             state, with its "ahead" field, goes to this seat only)
   client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong"})
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
@@ -98,6 +101,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.receive_move(content)
         elif kind == "chat":
             await self.receive_chat(content)
+        elif kind == "ahead":
+            await self.receive_ahead(content)
         else:
             await self.send_error("bad_request", _("Unknown message type."))
 
@@ -113,6 +118,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "ack", "move_id": move_id, "version": result.version,
                               "duplicate": result.duplicate})
+
+    async def receive_ahead(self, content: dict) -> None:
+        on = content.get("on")
+        try:
+            await database_sync_to_async(_in_language)(self.user, services.order_ahead, self.game_id, self.user, on)
+        except services.GameError as exc:
+            await self.send_error(exc.code, exc.message, exc.version)
+            return
+        await self.send_json({"type": "ahead_ack", "on": on})
 
     async def receive_chat(self, content: dict) -> None:
         try:

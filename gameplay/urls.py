@@ -12,5 +12,6 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.resign, name="resign_game"),
     path("games/<int:game_id>/state/", views.state, name="game_state"),
     path("games/<int:game_id>/move/", views.move, name="game_move"),
+    path("games/<int:game_id>/ahead/", views.ahead, name="game_ahead"),
     path("invite/<str:code>/", views.invite, name="invite"),
 ]

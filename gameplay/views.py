@@ -165,10 +165,8 @@ def _json_error(code: str, message: str, status: int, version: int | None = None
 ERROR_STATUS = {"not_found": 404, "not_seated": 403, "stale": 409, "bad_request": 400}
 
 
-@require_POST
-def move(request: HttpRequest, game_id: int) -> JsonResponse:
-    """The same move as over WebSocket, for clients without it. Body:
-    {"action": {...}, "version": 12, "move_id": "..."}."""
+def _json_body(request: HttpRequest) -> dict | JsonResponse:
+    """The signed-in player's JSON object, or the error to answer."""
     if not request.user.is_authenticated:
         return _json_error("login_required", _("Log in to play."), 401)
     try:
@@ -177,6 +175,16 @@ def move(request: HttpRequest, game_id: int) -> JsonResponse:
         return _json_error("bad_request", _("Malformed JSON."), 400)
     if not isinstance(body, dict):
         return _json_error("bad_request", _("A message must be a JSON object."), 400)
+    return body
+
+
+@require_POST
+def move(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The same move as over WebSocket, for clients without it. Body:
+    {"action": {...}, "version": 12, "move_id": "..."}."""
+    body = _json_body(request)
+    if isinstance(body, JsonResponse):
+        return body
     try:
         result = services.submit_move(game_id, request.user, body.get("action"), body.get("version"),
                                       body.get("move_id"))
@@ -184,3 +192,17 @@ def move(request: HttpRequest, game_id: int) -> JsonResponse:
         return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
     return JsonResponse({"type": "ack", "move_id": body.get("move_id"), "version": result.version,
                          "duplicate": result.duplicate})
+
+
+@require_POST
+def ahead(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Durak's "done for me in this bout", said in advance (or taken back), as
+    over WebSocket. Body: {"on": true}."""
+    body = _json_body(request)
+    if isinstance(body, JsonResponse):
+        return body
+    try:
+        services.order_ahead(game_id, request.user, body.get("on"))
+    except services.GameError as exc:
+        return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
+    return JsonResponse({"type": "ahead_ack", "on": body["on"]})

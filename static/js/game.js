@@ -98,6 +98,24 @@
     render();
   }
 
+  // A message that is not a move (Durak's {"type": "ahead", "on": true}): over the socket, or,
+  // while it is down, POSTed to the URL the page names for its type (data-ahead-url).
+  // The new state follows either way.
+  function sendRaw(message) {
+    showError("");
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(message));
+      return;
+    }
+    fetch(root.dataset[message.type + "Url"], {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(message),
+    }).then((r) => r.json()).then((msg) => { receive(msg); sync(); })
+      .catch(() => showError(gettext("The move could not be sent. Try again.")));
+  }
+
   function newId() {
     return (crypto.randomUUID && crypto.randomUUID()) || String(Date.now()) + Math.random().toString(16).slice(2);
   }
@@ -315,7 +333,7 @@
 
   const factory = (window.GameRenderers || {})[root.dataset.engine];
   const renderer = factory ? factory({
-    el, gettext, interpolate, cardNode, cardLabel, playerName, renderSeats, send, SUITS, RED,
+    el, gettext, interpolate, cardNode, cardLabel, playerName, renderSeats, send, sendRaw, SUITS, RED,
     current: () => current, pending: () => pending !== null, rerender: () => render(),
   }) : { render: () => [el("p", { text: gettext("This game cannot be shown yet.") })], describe: () => null };
 

@@ -2,8 +2,11 @@
 
 The site runs under daphne with WebSockets (see conftest.py): sign up through
 the form, create the table from the lobby, then click the cards and the move
-buttons the page enables until the game is over. A second test opens a new
-table on a phone-sized screen.
+buttons the page enables until the game is over. Once every card on the
+table is beaten (or the computer takes) the throwers' window waits for this
+player too: he presses "done" ("Бито"), except in one bout where he ticks
+"Say done for me in this bout" before attacking and the site says it for
+him. A second test opens a new table on a phone-sized screen.
 """
 
 import re
@@ -17,7 +20,11 @@ pytestmark = pytest.mark.browser
 
 SCREENSHOT = "/tmp/durak-browser.png"
 END_SCREENSHOT = "/tmp/durak-browser-over.png"
+WINDOW_SCREENSHOT = "/tmp/durak-browser-window.png"
+AHEAD_SCREENSHOT = "/tmp/durak-browser-ahead.png"
 PHONE_SCREENSHOT = "/tmp/durak-phone.png"
+PHONE_WINDOW_SCREENSHOT = "/tmp/durak-phone-window.png"
+PHONE_AHEAD_SCREENSHOT = "/tmp/durak-phone-ahead.png"
 PASSWORD = "kitchen-Table-2024"
 MAX_ACTIONS = 400
 PLAY_SECONDS = 120
@@ -26,7 +33,9 @@ PHONE = {"width": 390, "height": 844}
 PHONE_SLACK = 2  # px: rounding of fractional layouts
 
 # What the page lets this player do now, or that the game is over; null while
-# a move is on its way or the computer is to move.
+# a move is on its way or the computer is to move. "done": the throwers' window
+# waits for him (everything beaten, or the computer taking); he may also throw
+# in then, but this policy always says done.
 NEXT_STEP_JS = """() => {
   const table = document.getElementById("table");
   if (table.querySelector(".outcome")) return "over";
@@ -37,6 +46,9 @@ NEXT_STEP_JS = """() => {
   if (enabled("button[data-move=take]")) return "take";
   return null;
 }"""
+
+# The bout number the page shows.
+BOUT_JS = """() => Number(document.querySelector("#table .deal-info").textContent.match(/Bout (\\d+)/)[1])"""
 
 # After an attack card was chosen: the move buttons are live again (no move pending).
 BEAT_CHOICES_JS = """() => {
@@ -84,8 +96,9 @@ def wait_for_step(page) -> str:
         raise AssertionError(f"the page offers this player nothing to do:\n{text}") from exc
 
 
-def play_one(page) -> str:
-    """One move by the simple policy; the step it was."""
+def play_one(page, done_labels: list | None = None) -> str:
+    """One move by the simple policy; the step it was. The done button's
+    label is added to `done_labels` each time it is pressed."""
     from playwright.sync_api import expect
 
     table = page.locator("#table")
@@ -107,9 +120,24 @@ def play_one(page) -> str:
         expect(attack).to_be_enabled()
         attack.click()
     else:
-        table.locator(f"button[data-move={step}]").click()
+        button = table.locator(f"button[data-move={step}]")
+        if step == "done" and done_labels is not None:
+            done_labels.append(button.inner_text())
+        button.click()
     wait_for_version_above(page, before)
     return step
+
+
+def say_done_in_advance(page) -> int:
+    """Before attacking: tick "Say done for me in this bout" and wait until the
+    server's state shows it ticked. The bout number."""
+    from playwright.sync_api import expect
+
+    box = page.locator("#table label.ahead")
+    expect(box).to_contain_text("Say done for me in this bout")
+    box.locator("input[data-ahead]").check()
+    expect(page.locator("#table label.ahead.on input[data-ahead]")).to_be_checked()  # re-rendered from the server
+    return page.evaluate(BOUT_JS)
 
 
 def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site):
@@ -129,14 +157,30 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
     first_version = table_version(page)
 
     steps: dict[str, int] = {}
-    screenshot_taken = False
+    done_labels: list[str] = []
+    done_bouts: set[int] = set()  # bouts in which the window waited for him
+    ahead_bout = None  # the bout in which he said done in advance
+    screenshot_taken = window_shot = False
     deadline = started + PLAY_SECONDS
     for _ in range(MAX_ACTIONS):
         assert time.monotonic() < deadline, f"not over after {PLAY_SECONDS}s: {steps}\n{table.inner_text()}"
-        step = play_one(page)
+        step = wait_for_step(page)
+        if step == "done":
+            done_bouts.add(page.evaluate(BOUT_JS))
+            if not window_shot:
+                page.screenshot(path=WINDOW_SCREENSHOT, full_page=True)
+                window_shot = True
+        if step == "attack" and ahead_bout is None:
+            # His first attack: he never was a thrower before, so any "Vanya: done" in the log is the site's.
+            ahead_bout = say_done_in_advance(page)
+            page.screenshot(path=AHEAD_SCREENSHOT, full_page=True)
+            expect(table.locator(".event-log")).not_to_contain_text("Vanya: done")
+        step = play_one(page, done_labels)
         if step == "over":
             break
         steps[step] = steps.get(step, 0) + 1
+        if step == "attack" and steps[step] == 1:  # the bout in which he said done in advance
+            expect(table.locator(".event-log")).to_contain_text("Vanya: done")  # said for him in the window
         if not screenshot_taken and sum(steps.values()) >= 8 and table.locator(".durak-table .pair").count():
             page.screenshot(path=SCREENSHOT, full_page=True)
             screenshot_taken = True
@@ -152,6 +196,9 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
     assert page.evaluate("() => window.__noReload") is True, "the page was reloaded"
     assert navigations == [] and page.url == game_url, navigations
     assert steps.get("attack") or steps.get("defend"), steps  # cards were clicked, not only buttons
+    assert "Done: beaten" in done_labels, done_labels  # "Бито" after the computer beat everything
+    assert ahead_bout is not None and ahead_bout not in done_bouts, (ahead_bout, done_bouts)
+    assert set(done_labels) <= {"Done: beaten", "Done: let him take"}, done_labels
     assert table_version(page) - first_version > sum(steps.values()), "the computer's moves did not arrive"
     expect(table.locator(".seat.me .role")).to_have_text(re.compile(r"^(out: won|durak|draw)$"))
     expect(table.locator(".event-log")).to_contain_text("The game is over")
@@ -202,7 +249,7 @@ def assert_fits_the_phone(page) -> None:
             tableScroll: table.scrollWidth,
             tableClient: table.clientWidth,
             cards: [...table.querySelectorAll(".hand button[data-card]")].map(box),
-            moves: [...table.querySelectorAll("button[data-move]")].map(box),
+            moves: [...table.querySelectorAll("button[data-move], label.ahead")].map(box),
         };
     }""")
     limit = PHONE["width"] + PHONE_SLACK
@@ -232,4 +279,14 @@ def test_the_game_page_works_on_a_phone_sized_screen(phone_page, live_site):
     expect(table.locator(".hand button[data-card]").first).to_be_visible()
     assert_fits_the_phone(page)
     page.screenshot(path=PHONE_SCREENSHOT, full_page=True)
+
+    # The "say done in advance" box (before an attack) and the window's done button fit too.
+    shots = {"attack": PHONE_AHEAD_SCREENSHOT, "done": PHONE_WINDOW_SCREENSHOT}
+    for _ in range(MAX_ACTIONS):
+        step = wait_for_step(page)
+        if step in shots:
+            assert_fits_the_phone(page)
+            page.screenshot(path=shots.pop(step), full_page=True)
+        if not shots or play_one(page) == "over":
+            break
     assert page.js_errors == [], page.js_errors

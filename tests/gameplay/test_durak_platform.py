@@ -134,3 +134,23 @@ def test_the_loser_deals_the_next_game_of_a_series_and_the_series_table_adds_up(
     page = Client().get(reverse("sheet", args=[following.pk])).content.decode()
     assert "Series score" in page
     assert '<td>2</td>' in page and "is the durak" in page
+
+
+@pytest.mark.django_db
+def test_in_the_window_every_thrower_with_cards_is_on_the_clock_and_told_it_is_his_move(players):
+    from gameplay.badge import waiting_count
+
+    game = durak_game(players, count=4)
+    # Nobody holds a seven or a nine: the window still waits for seats 0, 2 and 3, and nobody learns it.
+    state = scripted([["7S", "KC"], ["9S", "6C", "8C"], ["TD", "6D"], ["QS", "AC"]])
+    state, _ = DURAK.apply(state, 0, {"type": "attack", "cards": ["7S"]})
+    game = put_state(game, state)
+    services.submit_move(game.pk, players[1], {"type": "beat", "attack": "7S", "card": "9S"}, game.version)
+    game.refresh_from_db()
+    running = sorted(game.seats.filter(deadline__isnull=False).values_list("position", flat=True))
+    assert running == [0, 2, 3]
+    assert [waiting_count(players[p]) for p in range(4)] == [1, 0, 1, 1]
+    for position in (3, 2, 0):
+        services.submit_move(game.pk, players[position], {"type": "done"}, game.version)
+        game.refresh_from_db()
+    assert game.state["bout"] == 3 and game.state["attacker"] == 1

@@ -123,11 +123,27 @@
       const take = legalOf("take")[0];
       if (take) buttons.push(el("button", { type: "button", class: "choice", "data-move": "take", disabled: ctx.pending(), onclick: () => ctx.send(take), text: gettext("Take") }));
       const done = legalOf("done")[0];
-      if (done) buttons.push(el("button", { type: "button", class: "choice", "data-move": "done", disabled: ctx.pending(), onclick: () => ctx.send(done), text: gettext("Done") }));
+      // The throwers' window: "Бито" once everything is beaten, or let the defender take.
+      if (done) buttons.push(el("button", { type: "button", class: "choice", "data-move": "done", disabled: ctx.pending(), onclick: () => ctx.send(done),
+        text: view.taking ? gettext("Done: let him take") : gettext("Done: beaten") }));
       if (target) box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("Beat %(card)s with:"), { card: cardLabel(target) }, true) }));
       box.appendChild(hand(view));
       if (buttons.length) box.appendChild(el("div", { class: "choices durak-moves" }, buttons));
+      const ahead = aheadBox();
+      if (ahead) box.appendChild(ahead);
       return box;
+    }
+
+    // A thrower's "done" said in advance while the bout is attacked or defended:
+    // the server presses it for him when the window opens. Only he sees it.
+    function aheadBox() {
+      const ahead = ctx.current().ahead;
+      if (!ahead || !ahead.available) return null;
+      return el("label", { class: "ahead" + (ahead.on ? " on" : "") }, [
+        el("input", { type: "checkbox", "data-ahead": "", checked: ahead.on,
+          onchange: (e) => ctx.sendRaw({ type: "ahead", on: e.target.checked }) }),
+        " " + gettext("Say done for me in this bout"),
+      ]);
     }
 
     function describe(event) {
@@ -142,6 +158,7 @@
         case "forced_take": return interpolate(gettext("%(who)s cannot beat: he takes"), { who: who }, true);
         case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
         case "left": return interpolate(gettext("%(who)s is out of cards: he has won"), { who: who }, true);
+        case "rules": return gettext("The rules of this game were updated: the throwers' window now waits for every thrower.");
         default: return null;
       }
     }
