@@ -70,7 +70,7 @@ def naive_timeout(game_id: int) -> None:
     it fires it applies the expiry to whoever is on the clock. No version
     check, no check that the deadline passed (what the product's
     `services.expire_deadlines` adds); the expiry itself is the product's
-    (`services._expire`: the automatic move, its Move row, the clocks, the
+    (`services.expire_seat`: the automatic move, its Move row, the clocks, the
     broadcast)."""
     from django.db import transaction
 
@@ -79,7 +79,7 @@ def naive_timeout(game_id: int) -> None:
     from gameplay.models import Game
 
     with transaction.atomic():
-        game = services._locked_game(game_id)
+        game = services.locked_game(game_id)
         if game.status != Game.Status.ACTIVE:
             return
         engine = get_engine(game.engine)
@@ -87,7 +87,7 @@ def naive_timeout(game_id: int) -> None:
         seat = (game.seats.select_related("user").filter(position__in=list(timers), deadline__isnull=False)
                 .order_by("deadline").first())
         if seat is not None:
-            services._expire(game, engine, seat, timers[seat.position])
+            services.expire_seat(game, engine, seat, timers[seat.position])
 
 
 def naive_queue_deadline_check(game_id: int, version: int) -> None:
@@ -105,7 +105,7 @@ def naive_queue_deadline_check(game_id: int, version: int) -> None:
 
 def install_naive_queue() -> None:
     """In the naive worker, a move's after-commit hook
-    (`services._after_clock_change`) queues the naive countdown instead."""
+    (`services.clocks._after_clock_change`) queues the naive countdown instead."""
     import gameplay.tasks
 
     gameplay.tasks.queue_deadline_check = naive_queue_deadline_check
@@ -309,7 +309,7 @@ def create_games(count: int, games_per_player: int) -> Games:
 def put_on_clock(games: Games, indices: list[int], deadlines: dict[int, datetime], now: datetime) -> None:
     """Put these games' seats on the clock, deep in their reserve (so the
     expiry, an automatic move, is what falls due), with the deadlines given:
-    the fields `services._start_clock` and `_start_reserve` write, in one
+    the fields `services.clocks._start_clock` and `_start_reserve` write, in one
     transaction (raw SQL: 10,000 ORM updates would take longer than the run)."""
     from django.core.exceptions import FieldDoesNotExist
     from django.db import connection, transaction

@@ -195,7 +195,7 @@ def _reserve_text(seat: Seat) -> str:
 
 def _expiry_forfeits(game: Game, position: int) -> bool:
     """Whether running out of time loses the game (else an automatic move is
-    made): the same rule as `services._expire`."""
+    made): the same rule as `services.expire_seat`."""
     engine = get_engine(game.engine)
     if game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout:
         return True

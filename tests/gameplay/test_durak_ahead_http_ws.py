@@ -34,7 +34,7 @@ def table(players) -> Game:
     state, _ = DURAK.apply(state, ATTACKER, {"type": "attack", "cards": ["7S"]})
     Game.objects.filter(pk=game.pk).update(state=state)
     game.refresh_from_db()
-    services._update_clocks(game, DURAK, timezone.now(), mover=None)
+    services.update_clocks(game, DURAK, timezone.now(), mover=None)
     return game
 
 

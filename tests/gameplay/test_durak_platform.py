@@ -27,7 +27,7 @@ def put_state(game: Game, state: dict) -> Game:
     """Play from a scripted position (clocks restarted for whoever must act)."""
     Game.objects.filter(pk=game.pk).update(state=state)
     game.refresh_from_db()
-    services._update_clocks(game, DURAK, START, mover=None)
+    services.update_clocks(game, DURAK, START, mover=None)
     return game
 
 

@@ -25,7 +25,7 @@ def put_state(game: Game, state: dict, rules_version: int | None = None) -> Game
     """Play from a scripted position (clocks restarted for whoever must act)."""
     Game.objects.filter(pk=game.pk).update(state=state, rules_version=rules_version or state["rules"])
     game.refresh_from_db()
-    services._update_clocks(game, DURAK, game.started_at, mover=None)
+    services.update_clocks(game, DURAK, game.started_at, mover=None)
     return game
 
 

@@ -1,0 +1,39 @@
+"""Every state change of a game, one function each, one module per subject.
+
+Each function runs in one transaction with the game row locked
+(`select_for_update`; on SQLite the IMMEDIATE transaction mode takes the
+write lock), and sends its broadcasts and queues its tasks only after the
+commit (`transaction.on_commit`). Views, consumers, tasks and the admin stay
+thin: they parse input, call one function here and render what it returns
+or raises.
+
+- `tables`: create, join, leave, computer players, the start, series.
+- `moves`: a move, a resignation, a computer player's move, "done" said in advance.
+- `clocks`: the seats' clocks, deadlines and their expiry, vacations.
+- `chat`: table chat.
+- `moderation`: what moderators do.
+"""
+
+from gameplay.records import RESIGN, TIMEOUT
+from gameplay.services.base import GameError, MoveResult, locked_game, seat_of
+from gameplay.services.chat import post_chat, set_chat_hidden
+from gameplay.services.clocks import (
+    end_vacation,
+    expire_deadlines,
+    expire_seat,
+    overdue_game_ids,
+    pauses_for,
+    take_vacation,
+    update_clocks,
+    vacation_days_taken,
+)
+from gameplay.services.moderation import abort_game
+from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_move
+from gameplay.services.tables import MAX_SERIES, create_game, fill_with_bots, join_game, leave_game
+
+__all__ = [
+    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "create_game", "end_vacation",
+    "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
+    "overdue_game_ids", "pauses_for", "play_bot_move", "post_chat", "resign", "seat_of", "set_chat_hidden",
+    "submit_move", "take_vacation", "update_clocks", "vacation_days_taken",
+]

@@ -1,0 +1,47 @@
+"""Table chat: stored, rate-limited, hidden by moderators."""
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import broadcast
+from gameplay.models import ChatMessage
+from gameplay.services.base import GameError, locked_game, seat_of
+
+
+CHAT_BURST = (5, timedelta(seconds=10))  # at most 5 messages in 10 seconds
+
+
+CHAT_HOURLY = (120, timedelta(hours=1))
+
+
+def post_chat(game_id: int, user, text: Any) -> ChatMessage:
+    """A player's message to his table (read by the players, and by the
+    spectators of a public table). Stored, rate-limited."""
+    if not isinstance(text, str) or not text.strip():
+        raise GameError(_("Write something first."), code="bad_request")
+    text = text.strip()
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise GameError(_("A message may be at most %(n)s characters.") % {"n": ChatMessage.MAX_LENGTH},
+                        code="bad_request")
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if seat_of(game, user) is None:
+            raise GameError(_("Only the players at this table can write in its chat."), code="not_seated")
+        now = timezone.now()
+        for limit, window in (CHAT_BURST, CHAT_HOURLY):
+            if ChatMessage.objects.filter(game=game, user=user, created_at__gt=now - window).count() >= limit:
+                raise GameError(_("You are writing too fast; wait a moment."), code="rate_limited")
+        message = ChatMessage.objects.create(game=game, user=user, text=text)
+        broadcast.chat_on_commit(message.pk)
+    return message
+
+
+@transaction.atomic
+def set_chat_hidden(message_id: int, hidden: bool) -> None:
+    """A moderator hides a chat message (or shows it again)."""
+    ChatMessage.objects.filter(pk=message_id).update(hidden=hidden)
+    broadcast.chat_on_commit(message_id)

@@ -1,0 +1,236 @@
+"""The seats' clocks: charged and started after every state change, expired
+by the deadline tasks and beat's sweep, paused by nights and vacations."""
+
+import math
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import badge, broadcast, clocks, notifications
+from gameplay.engine import get_engine
+from gameplay.models import Game, Move, Seat
+from gameplay.records import TIMEOUT
+from gameplay.services import moves
+from gameplay.services.base import GameError, locked_game
+
+
+# After this many automatic moves in a row the late player forfeits (rules/joker.md "Time-outs").
+AUTO_STREAK_LIMIT = 3
+
+
+@transaction.atomic
+def expire_deadlines(game_id: int, version: int | None = None) -> int:
+    """Enforce the deadlines of one game that really passed: a seat out of
+    move time starts its reserve; a seat out of reserve gets the expiry (an
+    automatic move, or the loss of the game). `version` (from a queued task)
+    must still be current. Running it twice, late, or after a restart
+    changes nothing more than running it once. Returns the expiries applied."""
+    game = locked_game(game_id)
+    if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
+        return 0
+    now = timezone.now()
+    engine = get_engine(game.engine)
+    timers = {t["seat"]: t for t in engine.timers(game.state)}
+    for seat in game.seats.select_related("user").filter(deadline__lte=now).order_by("deadline", "position"):
+        if seat.position not in timers:
+            continue
+        if not seat.in_reserve and seat.clock_uses_reserve and seat.reserve_seconds_left > 0:
+            _start_reserve(seat, game, now)
+            if seat.deadline > now:
+                continue
+        expire_seat(game, engine, seat, timers[seat.position])
+        return 1  # the state changed: the next deadlines are checked after this commit
+    return 0
+
+
+def _start_reserve(seat: Seat, game: Game, now: datetime) -> None:
+    """The reserve runs from the move deadline, not from when this runs, so a
+    late check gives no extra time."""
+    seat.in_reserve = True
+    seat.deadline = clocks.advance(seat.deadline, seat.reserve_seconds_left, pauses_for(seat, game, now))
+    seat.save(update_fields=["in_reserve", "deadline"])
+    game_id = game.pk
+    broadcast.game_changed_on_commit(game_id)
+
+
+def expire_seat(game: Game, engine, seat: Seat, timer: dict) -> None:
+    """The engine says what expiry does; where it offers the automatic move
+    and the game lets the table choose (Joker's `on_timeout`), a "forfeit"
+    table loses the game instead."""
+    table_forfeits = game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout
+    if timer.get("expiry") == "forfeit" or table_forfeits:
+        moves.apply_move(game, seat.position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
+        return
+    action = {**engine.auto_action(game.state, seat.position), "auto": True}
+    moves.apply_move(game, seat.position, action, by=Move.By.TIMEOUT)
+    seat.refresh_from_db(fields=["auto_streak"])
+    seat.auto_streak += 1
+    seat.save(update_fields=["auto_streak"])
+    if seat.auto_streak >= AUTO_STREAK_LIMIT and game.status == Game.Status.ACTIVE:
+        moves.apply_move(game, seat.position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
+
+
+def overdue_game_ids(limit: int = 500) -> list[int]:
+    """Active games with a deadline that has passed (for beat's sweep)."""
+    overdue = (
+        Seat.objects.filter(deadline__lte=timezone.now(), game__status=Game.Status.ACTIVE)
+        .values("game_id")
+        .annotate(first=Min("deadline"))
+        .order_by("first")
+    )
+    return [row["game_id"] for row in overdue[:limit]]
+
+
+@transaction.atomic
+def take_vacation(user, starts_at: datetime, ends_at: datetime):
+    """Stop the user's clocks in all his games from `starts_at` to `ends_at`
+    (at most settings.VACATION_DAYS_PER_YEAR days in a calendar year)."""
+    from django.conf import settings
+
+    from accounts.models import Vacation
+
+    now = timezone.now()
+    if ends_at <= starts_at or starts_at < now - timedelta(minutes=5):
+        raise GameError(_("A vacation must start now or later and end after it starts."), code="bad_request")
+    if user.vacations.filter(starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
+        raise GameError(_("You already have a vacation at that time."), code="bad_request")
+    taken = vacation_days_taken(user, starts_at.year)
+    days = (ends_at - starts_at).total_seconds() / 86400
+    if taken + days > settings.VACATION_DAYS_PER_YEAR + 1e-9:
+        raise GameError(
+            _("That is more than the %(limit)s vacation days a year: %(left)s left this year.")
+            % {"limit": settings.VACATION_DAYS_PER_YEAR, "left": max(0, round(settings.VACATION_DAYS_PER_YEAR - taken, 1))},
+            code="bad_request",
+        )
+    vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+    _reclock_user(user, now)
+    return vacation
+
+
+@transaction.atomic
+def end_vacation(user) -> None:
+    """End the current vacation now (and drop future ones)."""
+    now = timezone.now()
+    user.vacations.filter(starts_at__gt=now).delete()
+    user.vacations.filter(starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
+    _reclock_user(user, now)
+
+
+def vacation_days_taken(user, year: int) -> float:
+    return sum(v.days for v in user.vacations.filter(starts_at__year=year))
+
+
+def _reclock_user(user, now: datetime) -> None:
+    """The user's pauses changed: recompute his running deadlines, game by game, each game locked."""
+    game_ids = sorted(
+        Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).values_list("game_id", flat=True)
+    )
+    for game_id in game_ids:
+        game = locked_game(game_id)
+        seat = game.seats.select_related("user").get(user=user)
+        _recompute_deadline(seat, game, now)
+        seat.save(update_fields=["deadline", "warn_at"])
+        version = game.version
+        transaction.on_commit(lambda g=game_id, v=version: _after_clock_change(g, v, []))
+        broadcast.game_changed_on_commit(game_id)
+
+
+def pauses_for(seat: Seat, game: Game, now: datetime) -> clocks.Pauses:
+    """When this seat's clock stops: its player's night window (if the table
+    allows night pauses) and his vacations."""
+    user = seat.user
+    if user is None:
+        return clocks.NO_PAUSES
+    vacations = tuple(
+        (v.starts_at, v.ends_at) for v in user.vacations.filter(ends_at__gt=now - timedelta(days=90))
+    )
+    night = (user.night_pause_start, user.night_pause_end) if game.night_pause else (None, None)
+    return clocks.Pauses(user.time_zone, night[0], night[1], vacations)
+
+
+def update_clocks(game: Game, engine, now: datetime, mover: int | None) -> float:
+    """After a state change: charge the time of every seat leaving the clock
+    (and of the mover), start the clock of every seat coming onto it (and of
+    the mover if he must act again), stop the others. Returns the mover's
+    running time for this move, in seconds."""
+    on_clock = {t["seat"]: t for t in engine.timers(game.state)} if game.status == Game.Status.ACTIVE else {}
+    used_by_mover = 0.0
+    started = []
+    turn_changed = []  # players whose "your move" badge may change
+    for seat in game.seats.select_related("user"):
+        was_on = seat.clock_started_at is not None
+        moved = seat.position == mover
+        pauses = None
+        if was_on and (moved or seat.position not in on_clock):
+            pauses = pauses_for(seat, game, now)
+            used = clocks.running_seconds(seat.clock_started_at, now, pauses)
+            if seat.clock_uses_reserve:
+                overtime = max(0.0, used - seat.clock_seconds)
+                seat.reserve_seconds_left = max(0, seat.reserve_seconds_left - math.ceil(overtime))
+            if moved:
+                used_by_mover = used
+        if seat.position in on_clock and (not was_on or moved or on_clock[seat.position].get("restart")):
+            _start_clock(seat, game, on_clock[seat.position], now, pauses or pauses_for(seat, game, now))
+            started.append(seat.position)
+        elif seat.position not in on_clock and was_on:
+            _stop_clock(seat)
+        else:
+            continue  # nothing changed for this seat
+        seat.save(update_fields=CLOCK_FIELDS)
+        if seat.user_id is not None and was_on != (seat.clock_started_at is not None):
+            turn_changed.append(seat.user_id)
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: _after_clock_change(game_id, version, started))
+    badge.badge_changed_on_commit(turn_changed)
+    return used_by_mover
+
+
+CLOCK_FIELDS = ["reserve_seconds_left", "clock_started_at", "clock_seconds", "clock_uses_reserve", "deadline",
+                "in_reserve", "warn_at", "warned", "turn_notified"]
+
+
+def _start_clock(seat: Seat, game: Game, timer: dict, now: datetime, pauses: clocks.Pauses) -> None:
+    seat.clock_started_at = now
+    seat.clock_seconds = game.seconds_for(timer)
+    seat.clock_uses_reserve = timer.get("reserve", True)
+    seat.in_reserve = False
+    seat.deadline = clocks.advance(now, seat.clock_seconds, pauses)
+    seat.warn_at = clocks.advance(now, clocks.WARN_SHARE * (seat.clock_seconds + _reserve_of(seat)), pauses)
+    seat.warned = False
+    seat.turn_notified = False
+
+
+def _stop_clock(seat: Seat) -> None:
+    seat.clock_started_at = None
+    seat.deadline = None
+    seat.in_reserve = False
+    seat.warn_at = None
+    seat.warned = False
+
+
+def _recompute_deadline(seat: Seat, game: Game, now: datetime) -> None:
+    """After the pauses changed (a vacation began or ended): the same running
+    time, counted again from the start of the turn."""
+    if seat.clock_started_at is None:
+        return
+    pauses = pauses_for(seat, game, now)
+    budget = seat.clock_seconds + (seat.reserve_seconds_left if seat.in_reserve else 0)
+    seat.deadline = clocks.advance(seat.clock_started_at, budget, pauses)
+    seat.warn_at = clocks.advance(
+        seat.clock_started_at, clocks.WARN_SHARE * (seat.clock_seconds + _reserve_of(seat)), pauses
+    )
+
+
+def _reserve_of(seat: Seat) -> int:
+    return seat.reserve_seconds_left if seat.clock_uses_reserve else 0
+
+
+def _after_clock_change(game_id: int, version: int, started: list[int]) -> None:
+    from gameplay.tasks import queue_deadline_check
+
+    queue_deadline_check(game_id, version)
+    if started:
+        notifications.turn_started(game_id, version, started)

@@ -1,0 +1,212 @@
+"""Moves: a player's move, a resignation, a computer player's move, and what
+the site adds after a move (a rules upgrade, a "done" said in advance)."""
+
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import broadcast, notifications
+from gameplay.engine import get_engine
+from gameplay.engine.core import IllegalMove
+from gameplay.i18n import engine_message_text
+from gameplay.models import Game, Move, Seat
+from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
+from gameplay.services import clocks as seat_clocks
+from gameplay.services import tables
+from gameplay.services.base import GameError, MoveResult, locked_game, seat_of
+
+
+def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id: str | None = None) -> MoveResult:
+    """A player's move. Idempotent by `move_id`; refuses stale versions,
+    other people's seats and illegal moves without changing anything."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise GameError(_("A move must be an object with a \"type\"."), code="bad_request")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise GameError(_("A move must say which version of the game it was made on."), code="bad_request")
+    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
+        raise GameError(_("The move id must be a short string."), code="bad_request")
+    action = {k: v for k, v in action.items() if k != "auto"}  # only the server marks automatic moves
+    if action["type"] == TIMEOUT:
+        raise GameError(_("Only the clock can end a game on time."), code="bad_request")
+    try:
+        with transaction.atomic():
+            game = locked_game(game_id)
+            if move_id is not None:
+                earlier = game.moves.filter(client_move_id=move_id).first()
+                if earlier is not None:
+                    if earlier.user_id != getattr(user, "pk", None):
+                        raise GameError(_("That move id was already used."), code="bad_request")
+                    return MoveResult(version=earlier.seq, duplicate=True)
+            seat = seat_of(game, user)
+            if seat is None:
+                raise GameError(_("You are not playing at this table."), code="not_seated")
+            if game.status != Game.Status.ACTIVE:
+                raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+            if expected_version > game.version or (
+                expected_version < game.version and not _may_apply_stale(game, seat.position, action, expected_version)
+            ):
+                raise GameError(
+                    _("The game has moved on; here is the current position."), code="stale", version=game.version
+                )
+            apply_move(game, seat.position, action, by=Move.By.PLAYER, user=user, move_id=move_id)
+            return MoveResult(version=game.version)
+    except IntegrityError:
+        # A concurrent duplicate of the same move_id won the race: report its result.
+        earlier = Move.objects.filter(game_id=game_id, client_move_id=move_id).first()
+        if earlier is None:
+            raise
+        return MoveResult(version=earlier.seq, duplicate=True)
+
+
+@transaction.atomic
+def resign(game_id: int, user) -> MoveResult:
+    game = locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise GameError(_("You are not playing at this table."), code="not_seated")
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+    apply_move(game, seat.position, {"type": RESIGN}, by=Move.By.PLAYER, user=user)
+    return MoveResult(version=game.version)
+
+
+@transaction.atomic
+def play_bot_move(game_id: int, expected_version: int) -> bool:
+    """The computer player whose turn it is moves, if the game is still where
+    the task was queued. Running it twice is harmless."""
+    from gameplay import bots
+
+    game = locked_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.version != expected_version:
+        return False
+    engine = get_engine(game.engine)
+    bot_positions = set(game.seats.filter(is_bot=True).values_list("position", flat=True))
+    acting = [p for p in engine.actors(game.state) if p in bot_positions]
+    if not acting:
+        return False
+    position = acting[0]
+    rng = random.Random(f"{game.seed}:{game.version}:{position}")
+    action = bots.choose_action(engine, game.state, position, rng)
+    apply_move(game, position, action, by=Move.By.BOT)
+    return True
+
+
+def _may_apply_stale(game: Game, position: int, action: dict, made_at: int) -> bool:
+    """Some moves don't depend on what others did meanwhile (a Durak
+    throw-in, a secret commitment): the engine says so, and then judges the
+    move against the current state instead of refusing it as stale."""
+    return get_engine(game.engine).accepts_stale(game.state, position, action, made_at=made_at)
+
+
+def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, move_id: str | None = None) -> None:
+    engine = get_engine(game.engine)
+    try:
+        new_state, events = apply_recorded(engine, game.state, position, action)
+    except IllegalMove as exc:
+        raise GameError(engine_message_text(exc), code="illegal", version=game.version) from None
+    moves = [Move(game=game, seq=game.version + 1, position=position, action=action, by=by,
+                  user=user if by == Move.By.PLAYER else None, client_move_id=move_id)]
+    new_state = _follow_up_moves(game, engine, new_state, events, moves)
+    now = timezone.now()
+    game.state = new_state
+    game.version += len(moves)
+    game.turn_started_at = now
+    fields = ["state", "version", "turn_started_at"]
+    if engine.is_over(new_state):
+        _finish(game, engine, now)
+        fields += ["status", "finished_at"]
+    game.save(update_fields=fields)
+    used_seconds = seat_clocks.update_clocks(game, engine, now, mover=position)
+    moves[0].time_used_ms = int(used_seconds * 1000)
+    Move.objects.bulk_create(moves)
+    if by == Move.By.PLAYER:
+        game.seats.filter(position=position).update(auto_streak=0)
+    broadcast.game_changed_on_commit(game.pk, events)
+    queue_bots_on_commit(game)
+    if game.status == Game.Status.FINISHED:
+        game_id = game.pk
+        transaction.on_commit(lambda: notifications.game_over(game_id))
+        tables.start_next_in_series(game, engine)
+
+
+def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves: list[Move]) -> dict:
+    """The moves the site makes right after a move, each recorded as a move
+    of its own so that replays repeat it: the upgrade of a game's rules at a
+    safe point (`engine.upgrade`), and the "done" that throwers said in
+    advance for this bout, applied once the game waits for it."""
+    ordered: dict[int, Seat] | None = None
+    while not engine.is_over(state):
+        upgraded = engine.upgrade(state)
+        if upgraded is not None:
+            action, seat = {"type": RULES, "version": upgraded["rules"]}, None
+            state, new_events = apply_recorded(engine, state, None, action)
+            moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=None, action=action,
+                              by=Move.By.SYSTEM))
+            events.extend(new_events)
+            continue
+        due = _ahead_due(engine, state)
+        if not due:
+            break
+        if ordered is None:
+            ordered = {s.position: s for s in game.seats.filter(ahead_scope=engine.ahead_scope(state))}
+        seat = next((ordered[p] for p in due if p in ordered), None)
+        if seat is None:
+            break
+        state, new_events = engine.apply(state, seat.position, dict(engine.ahead_action))
+        moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=seat.position,
+                          action=dict(engine.ahead_action), by=Move.By.PLAYER, user_id=seat.user_id))
+        events.extend(new_events)
+    return state
+
+
+def _ahead_due(engine, state: dict) -> list[int]:
+    """The seats the game waits for whose move said in advance is legal now."""
+    if engine.ahead_action is None or engine.ahead_scope(state) is None:
+        return []
+    return [p for p in engine.actors(state) if engine.ahead_action in engine.legal_actions(state, p)]
+
+
+@transaction.atomic
+def order_ahead(game_id: int, user, on: Any) -> None:
+    """A player says his "done" in advance for the current bout (`on`), or
+    takes it back. Private: only his own seat is told."""
+    if not isinstance(on, bool):
+        raise GameError(_("Say true or false."), code="bad_request")
+    game = locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise GameError(_("You are not playing at this table."), code="not_seated")
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+    engine = get_engine(game.engine)
+    if on and not engine.may_order_ahead(game.state, seat.position):
+        raise GameError(_("You cannot say that in advance now."), code="illegal", version=game.version)
+    seat.ahead_scope = engine.ahead_scope(game.state) if on else None
+    seat.save(update_fields=["ahead_scope"])
+    broadcast.seat_changed_on_commit(game.pk, seat.position)
+
+
+def _finish(game: Game, engine, now) -> None:
+    outcome = engine.outcome(game.state)
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    for seat in game.seats.all():
+        seat.place = outcome["places"][seat.position]
+        seat.points = outcome["scores"][seat.position]
+        seat.save(update_fields=["place", "points"])
+
+
+def queue_bots_on_commit(game: Game) -> None:
+    if game.status != Game.Status.ACTIVE:
+        return
+    engine = get_engine(game.engine)
+    actors = set(engine.actors(game.state))
+    if not game.seats.filter(is_bot=True, position__in=actors).exists():
+        return
+    from gameplay.tasks import queue_bot_move
+
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: queue_bot_move(game_id, version))

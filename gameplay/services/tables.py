@@ -1,0 +1,175 @@
+"""Tables: create, join, leave, computer players, the start, the next game of a series."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import broadcast, clocks
+from gameplay.engine import ENGINES, get_engine
+from gameplay.i18n import engine_message_text
+from gameplay.models import Game, Seat, new_invite_code
+from gameplay.services import clocks as seat_clocks
+from gameplay.services import moves
+from gameplay.services.base import GameError, locked_game, seat_of
+
+
+@transaction.atomic
+def create_game(
+    user,
+    engine_slug: str,
+    options: dict | None = None,
+    *,
+    players: int | None = None,
+    time_preset: str = clocks.DEFAULT_PRESET,
+    move_seconds: int | None = None,
+    reserve_seconds: int | None = None,
+    on_timeout: str = Game.OnTimeout.AUTOPLAY,
+    is_private: bool = False,
+    night_pause: bool | None = None,
+    timer_seconds: dict | None = None,
+    series_length: int = 1,
+) -> Game:
+    """Create a table with its creator in seat 0."""
+    if engine_slug not in ENGINES:
+        raise GameError(_("Unknown game."), code="bad_request")
+    engine = get_engine(engine_slug)
+    players = players or engine.min_players
+    if not engine.min_players <= players <= engine.max_players:
+        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players})
+    try:
+        options = engine.validate_options(options or {})
+        engine.check_options_for_players(options, players)
+    except ValueError as exc:
+        raise GameError(engine_message_text(exc), code="bad_request") from None
+    if not 1 <= series_length <= MAX_SERIES:
+        raise GameError(_("A series has 1 to %(n)s games.") % {"n": MAX_SERIES}, code="bad_request")
+    preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
+    game = Game.objects.create(
+        engine=engine_slug,
+        options=options,
+        seats_count=players,
+        created_by=user,
+        is_private=is_private,
+        time_preset=preset.slug,
+        move_seconds=move_seconds or preset.move_seconds,
+        reserve_seconds=reserve_seconds if reserve_seconds is not None else preset.reserve_seconds,
+        on_timeout=on_timeout,
+        night_pause=preset.night_pause if night_pause is None else (night_pause and preset.night_pause),
+        timer_seconds={k: int(v) for k, v in (timer_seconds or {}).items() if v},
+        series_length=series_length,
+    )
+    teams = _teams(options, players)
+    Seat.objects.bulk_create(
+        Seat(game=game, position=p, reserve_seconds_left=game.reserve_seconds, team=teams[p]) for p in range(players)
+    )
+    game.seats.filter(position=0).update(user=user)
+    return game
+
+
+@transaction.atomic
+def join_game(game_id: int, user, position: int | None = None) -> Game:
+    """Take a free seat (the first one unless `position` is given); the game
+    starts by itself when the last seat is taken."""
+    game = locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError(_("This table is no longer taking players."), code="not_open")
+    if seat_of(game, user):
+        raise GameError(_("You already have a seat at this table."), code="already_seated")
+    free = game.seats.filter(user__isnull=True, is_bot=False)
+    if position is not None:
+        free = free.filter(position=position)
+    seat = free.order_by("position").first()
+    if seat is None:
+        raise GameError(_("That seat is taken."), code="seat_taken")
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _start_if_full(game)
+    after_table_change(game)
+    return game
+
+
+@transaction.atomic
+def leave_game(game_id: int, user) -> Game:
+    game = locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError(_("The game has started: you can resign, not leave."), code="not_open")
+    seat = seat_of(game, user)
+    if seat is None:
+        raise GameError(_("You have no seat at this table."), code="not_seated")
+    seat.user = None
+    seat.save(update_fields=["user"])
+    if not game.seats.filter(user__isnull=False).exists():
+        game.status = Game.Status.ABORTED
+        game.abort_reason = _("Everyone left the table.")
+        game.save(update_fields=["status", "abort_reason"])
+    after_table_change(game)
+    return game
+
+
+@transaction.atomic
+def fill_with_bots(game_id: int, user) -> Game:
+    """Put computer players in every empty seat (the table's creator or a seated player only)."""
+    game = locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError(_("This table is no longer taking players."), code="not_open")
+    if seat_of(game, user) is None:
+        raise GameError(_("Only a player at this table can invite computer players."), code="not_seated")
+    game.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True)
+    _start_if_full(game)
+    after_table_change(game)
+    return game
+
+
+def _start_if_full(game: Game) -> None:
+    seats = list(game.seats.all())
+    if not all(seat.is_taken for seat in seats):
+        return
+    engine = get_engine(game.engine)
+    now = timezone.now()
+    game.state = engine.start(players=game.seats_count, options=game.options, seed=int(game.seed))
+    game.rules_version = game.state["rules"]
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.turn_started_at = now
+    game.version = 0
+    game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
+    seat_clocks.update_clocks(game, engine, now, mover=None)
+
+
+MAX_SERIES = 20
+
+
+def _teams(options: dict, players: int) -> list[int | None]:
+    """Pairs sit opposite each other: seats 0+2 against 1+3."""
+    if options.get("teams"):
+        return [p % 2 for p in range(players)]
+    return [None] * players
+
+
+def start_next_in_series(game: Game, engine) -> None:
+    """The next game of the series, with the same people in the same seats,
+    starts as soon as one ends (its first dealer and attacker as the game's
+    rules say, through the engine's `next_game_options`)."""
+    if game.series_number >= game.series_length:
+        return
+    options = engine.next_game_options(game.options, engine.outcome(game.state))
+    following = Game.objects.create(
+        engine=game.engine, options=options, seats_count=game.seats_count, created_by=game.created_by,
+        is_private=game.is_private, invite_code=new_invite_code(), time_preset=game.time_preset,
+        move_seconds=game.move_seconds, reserve_seconds=game.reserve_seconds, on_timeout=game.on_timeout,
+        night_pause=game.night_pause, timer_seconds=game.timer_seconds, series_length=game.series_length,
+        series_first=game.series_first or game, series_number=game.series_number + 1,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=following, position=s.position, user=s.user, is_bot=s.is_bot, team=s.team,
+             reserve_seconds_left=following.reserve_seconds)
+        for s in game.seats.all()
+    )
+    _start_if_full(following)
+    after_table_change(following)
+
+
+def after_table_change(game: Game) -> None:
+    broadcast.game_changed_on_commit(game.pk)
+    if game.status == Game.Status.ACTIVE:
+        moves.queue_bots_on_commit(game)
