@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.durak_window            # 400 games per table kind
     .venv/bin/python -m bench.durak_window --games 50
 
-Pure engine playouts, no Django: the computer players (gameplay/bots_durak.py)
+Pure engine playouts, no Django: the computer players (gameplay/bots/durak.py)
 play the same seeds under rules version 1 (the window waited only for throwers
 with a card that fitted) and version 2 (it waits for every thrower with
 cards). Per table kind it prints the mean moves per game, the mean "done"

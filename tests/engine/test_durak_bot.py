@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gameplay.bots_durak import choose_durak_action, cover_plan
+from gameplay.bots.durak import choose_durak_action, cover_plan
 
 from .durak_helpers import ENGINE, act, beat, scripted, started
 from .test_durak_playouts import CONFIG_IDS, CONFIGS

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from gameplay.bots_ipuker import bracket_top, choose_ipuker_action
+from gameplay.bots.ipuker import bracket_top, choose_ipuker_action
 from gameplay.engine import IllegalMove
 from gameplay.engine.core import InvalidSetup, deal_rng
 from gameplay.engine.ipuker import IpukerEngine, cards_layout, fields_for, leader_plan

@@ -18,7 +18,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.bots_ipuker import choose_ipuker_action
+from gameplay.bots.ipuker import choose_ipuker_action
 from gameplay.engine import IllegalMove
 from gameplay.engine.ipuker import IpukerEngine
 

@@ -1,14 +1,7 @@
-"""Computer players.
+"""The Joker computer player: a pure function of what its seat may see (no Django, no state).
 
-``choose_action(engine, state, seat, rng)`` returns a legal action for
-``seat``. A bot sees only what that seat may see: ``engine.view(state, seat)``
-and ``engine.legal_actions(state, seat)``; it never reads the state itself
-(no other hand, no deck). No Django here: the platform calls this from its
-services and stores the result like any other move.
-
-- Joker: a simple but sensible player (bids from hand strength, plays to make
-  exactly its bid, names trump by its longest and strongest suit).
-- Any other engine: a random legal action.
+A simple but sensible player: bids from hand strength, plays to make exactly
+its bid, names trump by its longest and strongest suit.
 """
 
 from __future__ import annotations
@@ -30,32 +23,6 @@ NO_TRUMP_ACE_VALUE = 0.9
 NO_TRUMP_KING_VALUE = 0.4
 LONG_TRUMP_VALUE = 0.5
 LONG_TRUMP_FROM = 3
-
-
-def choose_action(engine: Any, state: dict, seat: int, rng: random.Random) -> Action:
-    """A legal action for ``seat``; ``ValueError`` if the seat has nothing to do."""
-    legal = engine.legal_actions(state, seat)
-    if not legal:
-        raise ValueError(f"Seat {seat} has no move to make now.")
-    policy = _policy(getattr(engine, "slug", None))
-    if policy is None:
-        return rng.choice(legal)
-    return policy(engine.view(state, seat), legal, rng)
-
-
-def _policy(slug: str | None):
-    """The game's own bot: a function (view, legal actions, rng) -> action."""
-    if slug == "joker":
-        return choose_joker_action
-    if slug == "durak":
-        from gameplay.bots_durak import choose_durak_action
-
-        return choose_durak_action
-    if slug == "ipuker":
-        from gameplay.bots_ipuker import choose_ipuker_action
-
-        return choose_ipuker_action
-    return None
 
 
 def choose_joker_action(view: dict, legal: list[Action], rng: random.Random) -> Action:

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from gameplay.bots import choose_action, choose_trump, estimate_tricks
+from gameplay.bots import choose_action
+from gameplay.bots.joker import choose_trump, estimate_tricks
 
 from .helpers import ENGINE, advance_with_auto_actions, play_trick, scripted, started
 

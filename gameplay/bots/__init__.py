@@ -1,0 +1,39 @@
+"""Computer players, one module per game (joker.py durak.py ipuker.py).
+
+``choose_action(engine, state, seat, rng)`` returns a legal action for
+``seat``. A bot sees only what that seat may see: ``engine.view(state, seat)``
+and ``engine.legal_actions(state, seat)``; it never reads the state itself
+(no other hand, no deck). No Django here: the platform calls this from its
+services and stores the result like any other move. A game without a bot of
+its own gets a random legal action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from gameplay.bots.durak import choose_durak_action
+from gameplay.bots.ipuker import choose_ipuker_action
+from gameplay.bots.joker import choose_joker_action
+
+Action = dict[str, Any]
+Policy = Callable[[dict, list[Action], random.Random], Action]
+
+POLICIES: dict[str, Policy] = {
+    "joker": choose_joker_action,
+    "durak": choose_durak_action,
+    "ipuker": choose_ipuker_action,
+}
+
+
+def choose_action(engine: Any, state: dict, seat: int, rng: random.Random) -> Action:
+    """A legal action for ``seat``; ``ValueError`` if the seat has nothing to do."""
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"Seat {seat} has no move to make now.")
+    policy = POLICIES.get(getattr(engine, "slug", None))
+    if policy is None:
+        return rng.choice(legal)
+    return policy(engine.view(state, seat), legal, rng)
