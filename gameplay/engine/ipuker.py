@@ -86,6 +86,11 @@ Decisions where the rules page is silent
   complete rounds (a round in progress does not count). ``outcome`` before
   the end is the provisional standing.
 
+Rules versions (changelog)
+--------------------------
+- 1: the rules as first played on the site (``state["rules"]``; see
+  "Rules versions" in core.py).
+
 State layout (a plain JSON dict; every list of 4 is per seat)
 -------------------------------------------------------------
 ``game seed options players``; ``leader_plan`` (all four leaders; hidden in

@@ -57,6 +57,11 @@ Decisions where the rules page is silent
   time-outs); it does not change legality and marks that seat's cell of the
   deal as automatic on the sheet.
 
+Rules versions (changelog)
+--------------------------
+- 1: the rules as first played on the site (``state["rules"]``; see
+  "Rules versions" in core.py).
+
 State layout (a plain JSON dict; everything is per seat where a list has 4 items)
 ---------------------------------------------------------------------------------
 ``game``, ``seed``, ``options``, ``players``; ``tuz`` (the тузование:
