@@ -14,7 +14,8 @@ other public answers. Then every move legal in both worlds is played in both:
 the events must be identical, and so must what the non-knowers see next,
 unless the rules themselves show the change to everybody (the last secret
 commitment reveals every value; a new deal comes from the seed; a Durak
-defender who cannot beat is made to take).
+defender who cannot beat is made to take). And whatever move such a seat
+tries, he is refused in the same words in both worlds.
 
 A new engine is covered by adding its ``HiddenPlaces`` adapter (the tables
 to play, where its secrets lie, when the rules reveal them) to
@@ -40,7 +41,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engine import ENGINES, Engine
+from gameplay.engine import ENGINES, Engine, IllegalMove
 from gameplay.engine.cards import is_joker
 from gameplay.engine.core import Action, Event, State, clone
 from gameplay.engine.durak import HAND_SIZE, table_ranks, throwers
@@ -266,8 +267,9 @@ class IpukerPlaces:
 
     def knowers_after(self, change: Change, before: State, results: tuple[Result, Result]) -> frozenset[int] | None:
         after = results[0][0]
-        if (after["phase"], after["round"]) != (before["phase"], before["round"]):
-            return None  # the phase's last commitment reveals every value; a new round names its leader
+        round_over = after["round"] != before["round"] or after["phase"] == "over"
+        if round_over or (change.kind == "stakes" and after["stakes_revealed"]):
+            return None  # the last commitment reveals every value; the next round names its leader
         return change.knowers
 
 
@@ -407,6 +409,34 @@ def move_differences(engine: Engine, places: HiddenPlaces, state: State, change:
     return found
 
 
+def refusals(engine: Engine, state: State, seat: int, actions: list[Action]) -> list[str | None]:
+    """What ``seat`` is told when he tries each action: the refusal, or ``None`` if it is accepted."""
+    told: list[str | None] = []
+    for action in actions:
+        try:
+            engine.apply(state, seat, action)
+        except IllegalMove as refusal:
+            told.append(refusal.message)
+        else:
+            told.append(None)
+    return told
+
+
+def refusal_differences(engine: Engine, state: State, change: Change) -> list[str]:
+    """Where a seat that may not know ``change`` is refused differently in the two worlds, trying any
+    move some seat may make in either."""
+    other = change.world(state)
+    tried = list({repr(action): action for world in (state, other)
+                  for _, action in all_legal_moves(engine, world)}.values())
+    found = []
+    for seat in observers(state, change.knowers)[1:]:
+        for action, first, second in zip(tried, refusals(engine, state, seat, tried),
+                                         refusals(engine, other, seat, tried), strict=True):
+            if first != second:
+                found.append(f"seat {seat} tries {action}: {first!r} != {second!r}")
+    return found
+
+
 # -- the tests ---------------------------------------------------------------------------------------
 
 GAMES = sorted(ENGINES)
@@ -439,6 +469,7 @@ def test_the_same_move_in_both_worlds_tells_those_who_may_not_know_the_same(slug
     change = draw_change(data, places.changes(state))
     event(f"{state['phase']}: {change.kind}")
     assert move_differences(ENGINES[slug], places, state, change) == []
+    assert refusal_differences(ENGINES[slug], state, change) == []
 
 
 # -- the Durak throwers' window ----------------------------------------------------------------------
@@ -490,6 +521,7 @@ def test_a_durak_throwers_window_tells_nobody_who_could_throw_in(setup: Setup, s
     event(change.kind)
     assert differences(DURAK, state, change.world(state), observers(state, change.knowers)) == []
     assert move_differences(DURAK, HIDDEN_PLACES["durak"], state, change) == []
+    assert refusal_differences(DURAK, state, change) == []
 
 
 def version_1_window_leaks() -> list[str]:
