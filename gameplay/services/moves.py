@@ -40,11 +40,7 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
                     if earlier.user_id != getattr(user, "pk", None):
                         raise GameError(_("That move id was already used."), code="bad_request")
                     return MoveResult(version=earlier.seq, duplicate=True)
-            seat = seat_of(game, user)
-            if seat is None:
-                raise GameError(_("You are not playing at this table."), code="not_seated")
-            if game.status != Game.Status.ACTIVE:
-                raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+            seat = _playing_seat(game, user)
             if expected_version > game.version or (
                 expected_version < game.version and not _may_apply_stale(game, seat.position, action, expected_version)
             ):
@@ -61,14 +57,20 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
         return MoveResult(version=earlier.seq, duplicate=True)
 
 
-@transaction.atomic
-def resign(game_id: int, user) -> MoveResult:
-    game = locked_game(game_id)
+def _playing_seat(game: Game, user) -> Seat:
+    """The user's seat at a game in play; a refusal if he has none or the game is not in play."""
     seat = seat_of(game, user)
     if seat is None:
         raise GameError(_("You are not playing at this table."), code="not_seated")
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+    return seat
+
+
+@transaction.atomic
+def resign(game_id: int, user) -> MoveResult:
+    game = locked_game(game_id)
+    seat = _playing_seat(game, user)
     apply_move(game, seat.position, {"type": RESIGN}, by=Move.By.PLAYER, user=user)
     return MoveResult(version=game.version)
 
@@ -176,11 +178,7 @@ def order_ahead(game_id: int, user, on: Any) -> None:
     if not isinstance(on, bool):
         raise GameError(_("Say true or false."), code="bad_request")
     game = locked_game(game_id)
-    seat = seat_of(game, user)
-    if seat is None:
-        raise GameError(_("You are not playing at this table."), code="not_seated")
-    if game.status != Game.Status.ACTIVE:
-        raise GameError(_("This game is not in play."), code="not_active", version=game.version)
+    seat = _playing_seat(game, user)
     engine = get_engine(game.engine)
     if on and not engine.may_order_ahead(game.state, seat.position):
         raise GameError(_("You cannot say that in advance now."), code="illegal", version=game.version)
