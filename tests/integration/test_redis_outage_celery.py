@@ -1,0 +1,101 @@
+"""A Redis outage under a real Celery worker and beat (see conftest.py).
+
+Redis is killed (SIGKILL: it takes every queued and held task with it) while
+the worker holds a deadline task (an ETA task, unacknowledged in Redis), and
+started again, empty, after a while. The worker runs directly, not under the
+process manager, so that a worker that dies of the outage fails the test
+instead of being restarted.
+
+Required: the worker survives; once Redis is back, every deadline that fell
+due meanwhile is enforced, each exactly once, within about one sweep
+interval (1 s here): the worker reconnects at once and beat's next sweep
+finds the overdue seats in the database (ARCHITECTURE.md "Time").
+"""
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.integration.conftest import migrated_stack
+from tests.integration.test_deadlines_with_celery import at, check_only_timeouts_once_each, seat_on_clock
+
+pytestmark = pytest.mark.slow
+
+MOVE_SECONDS = 5  # the shortest clock a table may have
+# Longer than the deadlines, and long enough that a worker reconnecting with
+# Celery's default back-off (tries 0, 2, 6, 12, 20 s after the loss) would
+# come back only seconds after Redis does.
+OUTAGE_SECONDS = 13
+# Redis back -> the worker connected (at most 1 s), beat's next sweep (1 s),
+# the sweep's work; anything slower is not "one sweep interval".
+BACK_LIMIT = 4.0
+WAIT_LIMIT = 20
+
+
+@pytest.fixture(scope="module")
+def outage_stack(tmp_path_factory, own_redis):
+    stack = migrated_stack(tmp_path_factory.mktemp("outage-stack"), own_redis.url)
+    try:
+        stack.start_worker()
+        stack.start_beat()
+        yield stack
+    finally:
+        stack.stop_all()
+
+
+def held_by_worker(stack, game_id: int) -> bool:
+    return any("gameplay.tasks.enforce_deadlines" in raw and f"({game_id}, 0)" in raw for raw in stack.unacked_tasks())
+
+
+def test_deadlines_are_enforced_once_after_a_redis_outage_that_took_the_held_tasks(outage_stack, own_redis):
+    stack = outage_stack
+    try:
+        # Table A starts: the worker takes its deadline task (ETA in 5 s) and holds it.
+        held = stack.helper("new_game", "held", MOVE_SECONDS, 0)
+        held_deadline = at(seat_on_clock(held)["deadline"])
+        while not held_by_worker(stack, held["game"]):
+            assert datetime.now(UTC) < held_deadline - timedelta(seconds=2), (
+                "the worker did not take table A's deadline task in time\n" + stack.logs())
+            time.sleep(0.05)
+
+        own_redis.kill()
+        down_at = datetime.now(UTC)
+        # Table B starts while Redis is down: its deadline task cannot be queued at all.
+        queued = stack.helper("new_game", "down", MOVE_SECONDS, 0)
+        queued_deadline = at(seat_on_clock(queued)["deadline"])
+        assert queued_deadline > down_at
+        ids = [held["game"], queued["game"]]
+
+        back_due = max(down_at + timedelta(seconds=OUTAGE_SECONDS), queued_deadline + timedelta(seconds=1))
+        time.sleep(max(0.0, (back_due - datetime.now(UTC)).total_seconds()))
+        assert stack.worker.running(), "the worker died while Redis was down:\n" + stack.logs()
+        own_redis.start()
+        back_at = datetime.now(UTC)
+
+        done = stack.helper("wait_for_timeouts", ids, WAIT_LIMIT)
+        for original, deadline in ((held, held_deadline), (queued, queued_deadline)):
+            game = done["games"][str(original["game"])]
+            timeouts = check_only_timeouts_once_each(game, stack.logs())
+            first = timeouts[0]
+            assert first["position"] == seat_on_clock(original)["position"], first
+            applied = at(first["created_at"])
+            assert applied >= deadline, (first, deadline)
+            late = (applied - back_at).total_seconds()
+            assert late < BACK_LIMIT, (
+                f"game {game['game']}: its deadline was enforced {late:.1f}s after Redis came back "
+                f"(limit {BACK_LIMIT}s)\n{stack.logs()}")
+            print(f"game {game['game']}: deadline {(deadline - down_at).total_seconds():.1f}s after Redis died, "
+                  f"enforced {late:.2f}s after it came back ({OUTAGE_SECONDS}s outage)")
+
+        worker_log = stack.worker.log()
+        assert stack.worker.running(), "the worker died:\n" + stack.logs()
+        assert "Unrecoverable error" not in worker_log, stack.logs()
+        assert stack.beat.running(), "beat died:\n" + stack.logs()
+    finally:
+        if own_redis.proc is None:
+            own_redis.start()
+        try:
+            stack.helper("abort_active")
+        finally:
+            print(stack.logs())
