@@ -4,6 +4,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, F, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -14,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import limits
 from accounts.forms import ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
@@ -34,15 +36,47 @@ LATEST_FIRST = F("game__finished_at").desc(nulls_last=True)
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
+    signup_limits = [(limits.SIGNUP_FROM_IP, limits.IP)]
+    refusal = limits.check(request, signup_limits)
+    if refusal:
+        return limits.too_many(request, refusal)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save(commit=False)
         user.language = _supported_language(translation.get_language())
         user.save()
+        limits.count(request, signup_limits)  # accounts created, not forms sent
         login(request, user, backend=MODEL_BACKEND)
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
         return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, refused with a page that says why while the visitor's
+    network address or the username is past its limit of failed logins
+    (accounts.limits; django-axes has its own page)."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        refusal = limits.check(request, limits.login_limits(request.POST.get("username")))
+        if refusal:
+            return limits.too_many(request, refusal)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset; each request counts against the limits of
+    its email address and of the visitor's network address (accounts.limits)."""
+
+    def post(self, request, *args, **kwargs):
+        refusal = limits.count(request, [(limits.RESET_FROM_IP, limits.IP),
+                                         (limits.RESET_FOR_ADDRESS, limits.value(request.POST.get("email", "")))])
+        if refusal:
+            return limits.too_many(request, refusal)
+        return super().post(request, *args, **kwargs)
 
 
 @login_required

@@ -2,11 +2,14 @@
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
-from environs import Env
+from environs import Env, validate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -15,10 +18,28 @@ env = Env()
 env.read_env(BASE_DIR / ".env", recurse=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key" if DEBUG else None)
+# Production (DEBUG=false) refuses to start without its secret key and its
+# public address, instead of answering every request with an error.
+SECRET_KEY = env.str("SECRET_KEY", default="") or ("dev-only-insecure-key" if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is required when DEBUG=false: set it in the environment or in .env to a long random "
+        "string, e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The site's public address, for the links in emails (password reset,
+# notifications), e.g. https://games.example.org.
+SITE_URL = env.str("SITE_URL", default="") or ("http://127.0.0.1:8000" if DEBUG else "")
+if not SITE_URL:
+    raise ImproperlyConfigured(
+        "SITE_URL is required when DEBUG=false: set it in the environment or in .env to the site's public "
+        "address, e.g. https://games.example.org (the links in emails point there)"
+    )
+if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).netloc:
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an absolute http(s) address such as https://games.example.org, not {SITE_URL!r}"
+    )
 
 INSTALLED_APPS = [
     "daphne",
@@ -30,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "csp",
     "accounts",
     "gameplay",
     "scoresheets",
@@ -37,6 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -47,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "gameplay.middleware.BusyDatabaseMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -94,6 +118,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "accounts.limits.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -112,7 +137,34 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.int("LOGIN_COOLOFF_MINUTES", default=15) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "accounts.limits.axes_lockout_response"
+
+# Abuse limits on the account pages (django-ratelimit, see accounts/limits.py),
+# each "COUNT/PERIOD" with PERIOD s, m, h or d, optionally with a number
+# before it ("20/15m": 20 per 15 minutes). Counted in the cache (below).
+_RATE = validate.Regexp(r"^[1-9][0-9]*/([1-9][0-9]*)?[smhd]$", error="{input!r} is not like 20/15m (count/period)")
+# Failed logins from one network address, whatever the usernames, and to
+# one username, from wherever: past either, logging in is refused until
+# the period ends.
+LOGIN_FAILURES_PER_IP = env.str("LOGIN_FAILURES_PER_IP", default="20/15m", validate=_RATE)
+LOGIN_FAILURES_PER_USER = env.str("LOGIN_FAILURES_PER_USER", default="20/h", validate=_RATE)
+# Accounts created from one network address.
+SIGNUPS_PER_IP = env.str("SIGNUPS_PER_IP", default="10/d", validate=_RATE)
+# Password reset emails asked for one email address, and from one network address.
+PASSWORD_RESETS_PER_ADDRESS = env.str("PASSWORD_RESETS_PER_ADDRESS", default="3/h", validate=_RATE)
+PASSWORD_RESETS_PER_IP = env.str("PASSWORD_RESETS_PER_IP", default="10/h", validate=_RATE)
+# The counters must be shared by every web process: with REDIS_URL they live
+# in Redis, without it (one process: `make run`, tests) in local memory.
+# django_ratelimit is not in INSTALLED_APPS: the app holds nothing but a system
+# check that refuses the local-memory cache and warns about Django's own Redis
+# cache (it knows only the django-redis package's).
+_CACHE_REDIS_URL = env.str("REDIS_URL", default="")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_REDIS_URL,
+                "KEY_PREFIX": "kitchen-table"}
+    if _CACHE_REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="ru")
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
@@ -138,7 +190,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis' layer, its connections set up to survive Redis restarts (config/channel_layer.py).
+            "BACKEND": "config.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
@@ -149,8 +202,25 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # A Redis host that vanished (rather than refusing) costs at most this
+    # per try to reach it, so a worker notices its return promptly.
+    "socket_connect_timeout": 3,
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Redis outages (config/celery.py): the worker keeps trying to reconnect for
+# as long as it takes, at most a second apart (its own consumer class), so
+# deadlines are enforced again within a sweep of Redis coming back.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+# Celery 6's default, set now: on a lost connection only tasks with late
+# acknowledgement are cancelled, and there are none here (every task may run
+# twice harmlessly, but none is acked late), so this changes nothing but
+# silencing Celery's pending-deprecation warning on every reconnect.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 
 # Seconds a computer player "thinks" before its move; after this many more
 # seconds without it, beat's sweep queues the move again.
@@ -185,6 +255,43 @@ LOGGING = {
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS. In production (DEBUG=false) every request is redirected to HTTPS,
+# browsers are told to use nothing else (HSTS) and the cookies are sent only
+# over HTTPS; each can be turned off from the environment.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+if not SECURE_HSTS_PRELOAD:
+    # Asking to be put on the browsers' HSTS preload list is a lasting
+    # commitment for the whole domain: the operator's deliberate choice,
+    # off by default, so the deployment check's nudge towards it is silenced.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# Behind a proxy that terminates TLS: the header by which it says the
+# request came over HTTPS (with the value "https"), e.g. X-Forwarded-Proto.
+# Set it only when the proxy always sets or strips that header.
+_proxy_ssl_header = env.str("SECURE_PROXY_SSL_HEADER", default="").strip()
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https") if _proxy_ssl_header else None
+)
+SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# Content-Security-Policy (django-csp): scripts, styles and everything else
+# from the site itself only; no inline script or event handler attributes in
+# the templates (behaviour lives in static/js/), no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],  # fetch() and the WebSockets (CSP 3: 'self' covers ws/wss)
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}

@@ -44,6 +44,15 @@ def _fresh_in_memory_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache():
+    """Rate-limit counters live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """The real hasher costs ~0.3 s per password; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,43 @@
+// Small behaviours of every page, kept out of the templates so that the
+// Content-Security-Policy can forbid inline script:
+// - <select data-autosubmit>: submits its form when the choice changes (the language menu);
+// - <form data-confirm="question">: asks first, and is not sent unless confirmed;
+// - <input data-select-on-click>: selects its whole text when clicked (the invite link);
+// - <a data-print>: prints the page;
+// - <form data-engine-options>: shows only the chosen game's options (the new table form).
+(function () {
+  "use strict";
+
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+    select.addEventListener("change", function () { select.form.submit(); });
+  });
+
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  });
+
+  document.querySelectorAll("input[data-select-on-click]").forEach(function (input) {
+    input.addEventListener("click", function () { input.select(); });
+  });
+
+  document.querySelectorAll("a[data-print]").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      window.print();
+    });
+  });
+
+  document.querySelectorAll("form[data-engine-options]").forEach(function (form) {
+    const select = form.querySelector("select[name=engine]");
+    if (!select) return;
+    function sync() {
+      form.querySelectorAll("fieldset[data-for-engine]").forEach(function (fieldset) {
+        fieldset.hidden = fieldset.dataset.forEngine !== select.value;
+      });
+    }
+    select.addEventListener("change", sync);
+    sync();
+  });
+})();
