@@ -2,6 +2,9 @@
 a game can be aborted with a recorded reason; its move log is read-only."""
 
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import EmptyResultSet
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -10,6 +13,44 @@ from django.utils.translation import gettext_lazy as _
 from gameplay import services
 from gameplay.forms import AbortForm
 from gameplay.models import ChatMessage, Game, Move, Seat
+
+
+class SafeChangeList(ChangeList):
+    """A date out of the calendar in a changelist's query string is an invalid
+    filter, answered as Django answers the others (a redirect to `?e=1`), not
+    a server error. Django 5.2 lets two kinds through:
+
+    - date_hierarchy: `?created_at__year=99999999999999` (OverflowError) and
+      `?created_at__year=9999` (year 10000, outside its try): Django ticket
+      #37357, fixed after 5.2;
+    - any date field's lookup: `?deadline__year=1` or `?started_at__year=
+      99999999999999` pass the filter step and fail only when the query is
+      compiled, while the page renders; so does an integer no database
+      column holds (`?id__in=111111111111111111111`).
+    """
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except (ValueError, OverflowError) as exc:
+            raise IncorrectLookupParameters(exc) from exc
+
+    def get_queryset(self, request, exclude_parameters=None):
+        queryset = super().get_queryset(request, exclude_parameters)
+        try:
+            _, params = queryset.query.sql_with_params()  # compiled now, inside the changelist's error handling
+        except EmptyResultSet:
+            return queryset  # nothing matches: an empty list
+        except (ValueError, OverflowError) as exc:
+            raise IncorrectLookupParameters(exc) from exc
+        if any(isinstance(param, int) and not -(2**63) <= param < 2**63 for param in params):
+            raise IncorrectLookupParameters("an integer beyond 64 bits")
+        return queryset
+
+
+class ModeratorAdmin(admin.ModelAdmin):
+    def get_changelist(self, request, **kwargs):
+        return SafeChangeList
 
 
 class SeatInline(admin.TabularInline):
@@ -36,7 +77,7 @@ class MoveInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ModeratorAdmin):
     list_display = ["id", "engine", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
     list_filter = ["status", "engine", "is_private", "time_preset"]
     search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
@@ -82,7 +123,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ModeratorAdmin):
     list_display = ["game", "position", "user", "is_bot", "deadline", "place", "points"]
     list_filter = ["is_bot", "game__engine", "game__status"]
     search_fields = ["user__username", "user__display_name", "game__id"]
@@ -90,7 +131,7 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ModeratorAdmin):
     list_display = ["game", "seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
     list_filter = ["by", "game__engine"]
     search_fields = ["game__id", "user__username"]
@@ -107,7 +148,7 @@ class MoveAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModeratorAdmin):
     list_display = ["game", "user", "text", "hidden", "created_at"]
     list_filter = ["hidden"]
     search_fields = ["text", "user__username", "game__id"]

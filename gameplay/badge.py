@@ -8,6 +8,10 @@ Protocol of `/ws/me/` (JSON text frames; signed-in users only, else closed
 with 4403):
   server -> {"type": "badge", "waiting": 3}   on connect and whenever the number changes
   client -> {"type": "sync"}                  ask for the number again (answered with a "badge")
+  server -> {"type": "error", "code": "bad_request" | "rate_limited" | "busy", "message": "..."}
+                                              a refused frame (the gate of gameplay.inbound, the
+                                              connection's rate limit, a busy database); other
+                                              message types are ignored
 
 After a commit that may change whose turn it is, `badge_changed_on_commit`
 counts again for the users concerned and pushes the number to their group
@@ -20,10 +24,11 @@ from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.utils import translation
 
+from gameplay import inbound
 from gameplay.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -80,32 +85,36 @@ def badge_changed_on_commit(user_ids: Iterable[int]) -> None:
         transaction.on_commit(lambda: send_badges(ids))
 
 
-class BadgeConsumer(AsyncJsonWebsocketConsumer):
+class BadgeConsumer(inbound.GatedConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.user = user
         self.user_id = user.pk
+        self.rate = inbound.FrameRateLimit()
         self.group = user_group(user.pk)
         self.waiting = None
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+        self.accepted = True
+        try:
+            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+        except OperationalError as exc:
+            if not inbound.database_busy(exc):
+                raise
+            await inbound.close_busy(self)
 
-    async def disconnect(self, code):
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "sync":
+        if content.get("type") == "sync":
             await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        try:
-            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-        except ValueError:  # malformed JSON: ignore it, the badge has nothing to say about it
-            pass
+    async def send_error(self, code: str, message) -> None:
+        with translation.override(getattr(self.user, "language", None) or translation.get_language()):
+            message = str(message)
+        await self.send_json({"type": "error", "code": code, "message": message})
 
     async def badge_update(self, event):
         await self.send_count(event["waiting"])

@@ -11,16 +11,22 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
+
+Every frame passes the connection's rate limit and the gate of
+`gameplay.inbound` first (size, depth, types, valid text); a refused frame is
+answered with an error ("bad_request", "rate_limited") and changes nothing. A
+locked or busy database is answered with the error "busy" (a move's answer
+carries its move_id, so the page resends it); at connect, with close code
+4503 after that error. A flood that goes on after its refusals is closed with
+4429.
 """
 
-import json
-
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from gameplay import services
+from gameplay import inbound, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.models import Game, Seat
 
@@ -59,10 +65,19 @@ def _in_language(user, func, *args):
         return func(*args)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(inbound.GatedConsumer):
     async def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
+        self.rate = inbound.FrameRateLimit()
+        try:
+            await self.open()
+        except OperationalError as exc:
+            if not inbound.database_busy(exc):
+                raise
+            await inbound.close_busy(self)
+
+    async def open(self) -> None:
         allowed, self.position = await database_sync_to_async(_position_for)(self.game_id, self.user)
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -70,32 +85,27 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.group = seat_group(self.game_id, self.position)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.accepted = True
         await database_sync_to_async(_mark_seen)(self.game_id, self.position)
         await self.send_state()
         history = await database_sync_to_async(_chat_history)(self.game_id)
         await self.send_json({"type": "chat_history", "messages": history})
 
-    async def disconnect(self, code):
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def send_busy(self, content: dict) -> None:
+        move_id = content.get("move_id") if content.get("type") == "move" else None
+        await self.send_error("busy", inbound.BUSY, move_id=move_id)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.send_error("bad_request", _("Malformed JSON."))
-            return
-        if not isinstance(content, dict):
-            await self.send_error("bad_request", _("A message must be a JSON object."))
-            return
-        await self.receive_json(content)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type")
         if kind == "sync":
             await self.send_state()
         elif kind == "ping":
-            await database_sync_to_async(_mark_seen)(self.game_id, self.position)
+            try:
+                await database_sync_to_async(_mark_seen)(self.game_id, self.position)
+            except OperationalError as exc:  # busy: the next ping, 30 s later, marks the heartbeat
+                if not inbound.database_busy(exc):
+                    raise
             await self.send_json({"type": "pong"})
         elif kind == "move":
             await self.receive_move(content)
@@ -147,3 +157,4 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_update(self, event):
         await self.send_json(event["payload"])
+

@@ -1,10 +1,24 @@
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import clocks
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import Game
+from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MIN_MOVE_SECONDS
+
+
+def _at_most(seconds: int) -> str:
+    return gettext("At most %(days)s days (%(seconds)s seconds).") % {"days": seconds // clocks.DAY,
+                                                                      "seconds": seconds}
+
+
+def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
+    """A time field in seconds, bounded both ways, whose error says the bound in days too."""
+    return forms.IntegerField(label=label, min_value=low, max_value=high, required=False,
+                              error_messages={"max_value": lazy(_at_most, str)(high)}, **kwargs)
 
 
 class NewGameForm(forms.Form):
@@ -15,14 +29,10 @@ class NewGameForm(forms.Form):
         choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
         initial=clocks.DEFAULT_PRESET,
     )
-    move_seconds = forms.IntegerField(
-        label=_("Time per move, seconds"), min_value=5, max_value=30 * clocks.DAY, required=False,
-        help_text=_("Leave empty to use the preset."),
-    )
-    reserve_seconds = forms.IntegerField(
-        label=_("Reserve time, seconds"), min_value=0, max_value=60 * clocks.DAY, required=False,
-        help_text=_("Leave empty to use the preset."),
-    )
+    move_seconds = seconds_field(_("Time per move, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+                                 help_text=_("Leave empty to use the preset."))
+    reserve_seconds = seconds_field(_("Reserve time, seconds"), 0, MAX_RESERVE_SECONDS,
+                                    help_text=_("Leave empty to use the preset."))
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
     night_pause = forms.BooleanField(
@@ -35,9 +45,9 @@ class NewGameForm(forms.Form):
     durak_mode = forms.ChoiceField(label=_("Durak variant"), required=False, initial="podkidnoy",
                                    choices=[("podkidnoy", _("podkidnoy (throw-in)")), ("perevodnoy", _("perevodnoy (transfer)"))])
     durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
-    attacker_seconds = forms.IntegerField(label=_("Attacker's time, seconds"), min_value=5, required=False)
-    defender_seconds = forms.IntegerField(label=_("Defender's time, seconds"), min_value=5, required=False)
-    throwers_seconds = forms.IntegerField(label=_("Throwers' time, seconds"), min_value=5, required=False)
+    attacker_seconds = seconds_field(_("Attacker's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    defender_seconds = seconds_field(_("Defender's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    throwers_seconds = seconds_field(_("Throwers' time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
     # Ipuker
     ipuker_leader_order = forms.ChoiceField(label=_("Order of leaders"), required=False, initial="clockwise",
                                             choices=[("clockwise", _("clockwise")), ("random", _("random"))])
@@ -84,6 +94,18 @@ class NewGameForm(forms.Form):
             return {}
         return {clock: self.cleaned_data[f"{clock}_seconds"] for clock in ("attacker", "defender", "throwers")
                 if self.cleaned_data.get(f"{clock}_seconds")}
+
+
+class JoinForm(forms.Form):
+    """The seat a player asks for at an open table (none: the first free one)."""
+
+    def __init__(self, *args, seats: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        no_such_seat = _("There is no such seat.")
+        self.fields["position"] = forms.IntegerField(
+            required=False, min_value=0, max_value=seats - 1,
+            error_messages={"invalid": no_such_seat, "min_value": no_such_seat, "max_value": no_such_seat},
+        )
 
 
 class AbortForm(forms.Form):

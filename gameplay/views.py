@@ -1,17 +1,16 @@
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import OperationalError
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from gameplay import services
+from gameplay import inbound, services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
-from gameplay.forms import NewGameForm
+from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game
 from scoresheets.sheets import sheet_context
 
@@ -46,6 +45,7 @@ def my_games(user) -> list[dict]:
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -67,21 +67,27 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 services.fill_with_bots(game.pk, request.user)
         except services.GameError as exc:
             form.add_error(None, exc.message)
+        except OperationalError as exc:
+            if not inbound.database_busy(exc):
+                raise
+            form.add_error(None, inbound.BUSY)  # the form, filled in, is shown again: send it again
+            status = 503
         else:
             return redirect(game)
-    return render(request, "gameplay/new_game.html", {"form": form})
+    response = render(request, "gameplay/new_game.html", {"form": form}, status=status)
+    if status == 503:
+        response["Retry-After"] = str(inbound.RETRY_AFTER_SECONDS)
+    return response
 
 
 def visible_game(request: HttpRequest, game_id: int) -> Game:
-    """Public tables can be watched by anyone; private ones by their players
-    and by whoever opened the invite link."""
+    """Public tables can be watched by anyone. A private table is shown to its
+    players and staff, and, until it starts, to whoever opened its invite link
+    (so that he can take a seat); the page, the state API and the sheets alike."""
     game = get_object_or_404(Game, pk=game_id)
-    if not game.is_private:
-        return game
-    invited = game_id in request.session.get(INVITES_SESSION_KEY, [])
-    if invited or (request.user.is_authenticated and game.seats.filter(user=request.user).exists()):
-        return game
-    raise Http404
+    if _hidden_from(request, game):
+        raise Http404
+    return game
 
 
 def _my_position(request: HttpRequest, game: Game) -> int | None:
@@ -89,6 +95,14 @@ def _my_position(request: HttpRequest, game: Game) -> int | None:
         return None
     seat = game.seats.filter(user=request.user).first()
     return seat.position if seat else None
+
+
+def _hidden_from(request: HttpRequest, game: Game) -> bool:
+    """True if a private table is not this visitor's to see (see visible_game)."""
+    if not game.is_private or request.user.is_staff or _my_position(request, game) is not None:
+        return False
+    invited = game.pk in request.session.get(INVITES_SESSION_KEY, [])
+    return not (invited and game.status == Game.Status.OPEN)
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -109,6 +123,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
+    if game.status != Game.Status.OPEN:
+        # Too late to take a seat: the link no longer opens a private game to anyone but its players.
+        if _hidden_from(request, game):
+            messages.error(request, _("This private table has already started: only its players can see it."))
+            return redirect("lobby")
+        return redirect(game)
     invited = request.session.get(INVITES_SESSION_KEY, [])
     if game.pk not in invited:
         request.session[INVITES_SESSION_KEY] = invited + [game.pk]
@@ -126,8 +146,16 @@ def _run(request: HttpRequest, func, *args) -> None:
 @login_required
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id)
-    position = request.POST.get("position")
-    _run(request, services.join_game, game.pk, request.user, int(position) if position and position.isdigit() else None)
+    form = JoinForm(request.POST, seats=game.seats_count)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["position"]))
+        return redirect(game)
+    try:
+        _run(request, services.join_game, game.pk, request.user, form.cleaned_data["position"])
+    except OperationalError as exc:
+        if not inbound.database_busy(exc):
+            raise
+        messages.error(request, inbound.BUSY)
     return redirect(game)
 
 
@@ -158,24 +186,25 @@ def state(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse(game_payload(game, _my_position(request, game)))
 
 
-def _json_error(code: str, message: str, status: int, version: int | None = None) -> JsonResponse:
-    return JsonResponse({"type": "error", "code": code, "message": message, "version": version}, status=status)
+def _json_error(code: str, message: str, status: int, version: int | None = None, move_id=None) -> JsonResponse:
+    response = JsonResponse({"type": "error", "code": code, "message": str(message), "version": version,
+                             "move_id": move_id}, status=status)
+    if code == "busy":
+        response["Retry-After"] = str(inbound.RETRY_AFTER_SECONDS)
+    return response
 
 
-ERROR_STATUS = {"not_found": 404, "not_seated": 403, "stale": 409, "bad_request": 400}
+ERROR_STATUS = {"not_found": 404, "not_seated": 403, "stale": 409, "bad_request": 400, "busy": 503}
 
 
 def _json_body(request: HttpRequest) -> dict | JsonResponse:
-    """The signed-in player's JSON object, or the error to answer."""
+    """The signed-in player's JSON object (through the gate of gameplay.inbound), or the error to answer."""
     if not request.user.is_authenticated:
         return _json_error("login_required", _("Log in to play."), 401)
     try:
-        body = json.loads(request.body or b"")
-    except (ValueError, UnicodeDecodeError):
-        return _json_error("bad_request", _("Malformed JSON."), 400)
-    if not isinstance(body, dict):
-        return _json_error("bad_request", _("A message must be a JSON object."), 400)
-    return body
+        return inbound.parse(request.body)
+    except inbound.Refused as refusal:
+        return _json_error(refusal.code, refusal.text(), 400)
 
 
 @require_POST
@@ -185,12 +214,16 @@ def move(request: HttpRequest, game_id: int) -> JsonResponse:
     body = _json_body(request)
     if isinstance(body, JsonResponse):
         return body
+    move_id = body.get("move_id")
     try:
-        result = services.submit_move(game_id, request.user, body.get("action"), body.get("version"),
-                                      body.get("move_id"))
+        result = services.submit_move(game_id, request.user, body.get("action"), body.get("version"), move_id)
     except services.GameError as exc:
-        return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
-    return JsonResponse({"type": "ack", "move_id": body.get("move_id"), "version": result.version,
+        return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version, move_id)
+    except OperationalError as exc:
+        if not inbound.database_busy(exc):
+            raise
+        return _json_error("busy", inbound.BUSY, 503, move_id=move_id)  # the page sends it again, same move_id
+    return JsonResponse({"type": "ack", "move_id": move_id, "version": result.version,
                          "duplicate": result.duplicate})
 
 
@@ -205,4 +238,8 @@ def ahead(request: HttpRequest, game_id: int) -> JsonResponse:
         services.order_ahead(game_id, request.user, body.get("on"))
     except services.GameError as exc:
         return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
+    except OperationalError as exc:
+        if not inbound.database_busy(exc):
+            raise
+        return _json_error("busy", inbound.BUSY, 503)
     return JsonResponse({"type": "ahead_ack", "on": body["on"]})

@@ -1,4 +1,5 @@
-"""What every service shares: the refusal, a move's result, the locked game row, a user's seat."""
+"""What every service shares: the refusal, a move's result, the locked game row, a user's seat,
+what text can be stored."""
 
 from dataclasses import dataclass
 
@@ -21,6 +22,21 @@ class GameError(Exception):
 class MoveResult:
     version: int
     duplicate: bool = False
+
+
+def is_storable_text(text: str) -> bool:
+    """Valid Unicode (no lone surrogate such as "\\ud800") without a NUL
+    character: text every database stores (SQLite refuses the first,
+    PostgreSQL both)."""
+    if "\x00" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def locked_game(game_id: int) -> Game:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from gameplay import broadcast
 from gameplay.models import ChatMessage
-from gameplay.services.base import GameError, locked_game, seat_of
+from gameplay.services.base import GameError, is_storable_text, locked_game, seat_of
 
 
 CHAT_BURST = (5, timedelta(seconds=10))  # at most 5 messages in 10 seconds
@@ -24,6 +24,8 @@ def post_chat(game_id: int, user, text: Any) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
         raise GameError(_("Write something first."), code="bad_request")
     text = text.strip()
+    if not is_storable_text(text):
+        raise GameError(_("The message holds characters that cannot be stored."), code="bad_request")
     if len(text) > ChatMessage.MAX_LENGTH:
         raise GameError(_("A message may be at most %(n)s characters.") % {"n": ChatMessage.MAX_LENGTH},
                         code="bad_request")

@@ -13,6 +13,38 @@ from gameplay.services import moves
 from gameplay.services.base import GameError, locked_game, seat_of
 
 
+# Bounds of every time field of a table. Beyond the upper ones the clocks'
+# arithmetic leaves the calendar, and no table needs more; the new-table form
+# uses them too, with its own lower bound for people (5 s a move; the
+# services take any whole second, as the tests' short clocks do).
+MIN_MOVE_SECONDS = 5
+MAX_MOVE_SECONDS = 30 * clocks.DAY
+MAX_RESERVE_SECONDS = 60 * clocks.DAY
+
+
+def _is_seconds(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_times(move_seconds, reserve_seconds, timer_seconds) -> None:
+    """Refuse time fields out of bounds (a view's form checks them first; this
+    guards every other caller)."""
+    per_move = [move_seconds] if move_seconds else []  # 0 or None: the preset's
+    if not isinstance(timer_seconds or {}, dict):
+        raise GameError(_("Unknown clock."), code="bad_request")
+    for name, seconds in (timer_seconds or {}).items():
+        if not isinstance(name, str) or not 0 < len(name) <= 32:
+            raise GameError(_("Unknown clock."), code="bad_request")
+        if seconds:
+            per_move.append(seconds)
+    if not all(_is_seconds(seconds, 1, MAX_MOVE_SECONDS) for seconds in per_move):
+        raise GameError(_("A clock's time per move must be between 1 second and %(days)s days.")
+                        % {"days": MAX_MOVE_SECONDS // clocks.DAY}, code="bad_request")
+    if reserve_seconds is not None and not _is_seconds(reserve_seconds, 0, MAX_RESERVE_SECONDS):
+        raise GameError(_("The reserve time must be between 0 and %(days)s days.")
+                        % {"days": MAX_RESERVE_SECONDS // clocks.DAY}, code="bad_request")
+
+
 @transaction.atomic
 def create_game(
     user,
@@ -43,6 +75,7 @@ def create_game(
         raise GameError(engine_message_text(exc), code="bad_request") from None
     if not 1 <= series_length <= MAX_SERIES:
         raise GameError(_("A series has 1 to %(n)s games.") % {"n": MAX_SERIES}, code="bad_request")
+    _check_times(move_seconds, reserve_seconds, timer_seconds)
     preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
     game = Game.objects.create(
         engine=engine_slug,
@@ -77,6 +110,8 @@ def join_game(game_id: int, user, position: int | None = None) -> Game:
         raise GameError(_("You already have a seat at this table."), code="already_seated")
     free = game.seats.filter(user__isnull=True, is_bot=False)
     if position is not None:
+        if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < game.seats_count:
+            raise GameError(_("There is no such seat."), code="bad_request")
         free = free.filter(position=position)
     seat = free.order_by("position").first()
     if seat is None:

@@ -53,9 +53,13 @@
       chat.add(msg.message);
     } else if (msg.type === "ack") {
       pending = null;
+      if (busyTries) showError(""); // the "busy, sending again" note: the move went through
+      busyTries = 0;
       render();
     } else if (msg.type === "error") {
+      if (msg.code === "busy" && pending && (!msg.move_id || msg.move_id === pending.move_id) && retryBusy()) return;
       pending = null;
+      busyTries = 0;
       showError(msg.message);
       if (msg.code === "stale" || msg.version !== current.version) sync();
       render();
@@ -83,7 +87,13 @@
     if (pending) return;
     const message = { type: "move", action: action, version: current.version, move_id: newId() };
     pending = message;
+    busyTries = 0;
     showError("");
+    transmit(message);
+    render();
+  }
+
+  function transmit(message) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
     } else {
@@ -92,10 +102,25 @@
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify(message),
-      }).then((r) => r.json()).then((msg) => { receive(msg); sync(); })
+      }).then((r) => r.json()).then((msg) => { receive(msg); if (msg.code !== "busy") sync(); })
         .catch(() => { pending = null; showError(gettext("The move could not be sent. Try again.")); });
     }
+  }
+
+  // The server answers "busy" (HTTP 503) when its database is locked: nothing
+  // was applied, so the same move, with the same move_id (a repeat is applied
+  // at most once), is sent again after a growing pause with jitter, a few times.
+  const BUSY_RETRIES = 6;
+  let busyTries = 0;
+  function retryBusy() {
+    if (busyTries >= BUSY_RETRIES) { busyTries = 0; return false; }
+    const delay = Math.min(500 * 2 ** busyTries, 8000) * (0.75 + Math.random() / 2);
+    busyTries += 1;
+    const message = pending;
+    showError(gettext("The server is busy; sending your move again…"));
     render();
+    setTimeout(() => { if (pending === message) transmit(message); }, delay);
+    return true;
   }
 
   // A message that is not a move (Durak's {"type": "ahead", "on": true}): over the socket, or,

@@ -136,14 +136,16 @@ def test_an_unchanged_count_is_not_sent_again_but_a_sync_asks_for_it(joker_game,
         quiet = await ws.receive_nothing(timeout=0.3)
         await ws.send_json_to({"type": "sync"})
         synced = await ws.receive_json_from(timeout=5)
-        await ws.send_to(text_data="{not json")  # ignored, the socket stays open
+        await ws.send_to(text_data="{not json")  # refused with an error, the socket stays open
+        refused = await ws.receive_json_from(timeout=5)
         await ws.send_json_to({"type": "sync"})
         again = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
-        return first, quiet, synced, again
+        return first, quiet, synced, refused, again
 
-    first, quiet, synced, again = async_to_sync(scenario)()
+    first, quiet, synced, refused, again = async_to_sync(scenario)()
     assert first == synced == again == {"type": "badge", "waiting": 1}
+    assert (refused["type"], refused["code"], refused["message"]) == ("error", "bad_request", "Malformed JSON.")
     assert quiet is True
 
 

@@ -1,0 +1,331 @@
+"""The one gate for every message a client sends: the HTTP move API and both
+WebSocket consumers parse their input here and nowhere else.
+
+`parse(data)` turns the raw bytes or text of one message into a JSON object
+(a dict), or raises `Refused` with a message a player can read. It refuses,
+before or while parsing, anything that could hurt what comes after it:
+
+- more than `MAX_BYTES` bytes of UTF-8 (bytes that are not UTF-8 too);
+- nesting deeper than `MAX_DEPTH` arrays and objects, checked on the raw text
+  before `json.loads` ever recurses (a 2 KB message of 1,000 brackets used
+  to raise RecursionError);
+- `NaN`, `Infinity`, integers beyond ±2**53 (what every JSON client can
+  represent exactly) and non-finite floats;
+- a top level that is not an object; a "type" that is not a string; a
+  "move_id" that is not a string of 1 to 64 characters;
+- any string or key that is not valid Unicode text (a lone surrogate such as
+  "\\ud800", which no database can store) or that holds a NUL character
+  (which PostgreSQL cannot store).
+
+A refusal is answered as `{"type": "error", "code": "bad_request", "message":
+...}` (HTTP 400); nothing has been looked up or changed by then. What the
+fields mean (is this a legal move, a known message type?) is the services'
+business, not the gate's.
+
+The same module holds the other two things every inbound path shares:
+
+- `FrameRateLimit`, a WebSocket connection's flood guard (moving windows of
+  the `limits` library, kept in this process: a connection lives in one
+  process, so nothing is lost when there are several), and `admit`, which
+  puts a frame through it and the gate for both consumers: a refused frame
+  is answered with an error ("bad_request", "rate_limited"), and a flood
+  that goes on is closed with 4429;
+- `database_busy(exc)`: is this OperationalError a locked or busy database
+  (SQLite's "database is locked", PostgreSQL's lock and serialization
+  failures), which the boundary answers with the error code "busy" (HTTP 503,
+  Retry-After) instead of a server error; `close_busy` is that answer while
+  a socket opens (close code 4503).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import uuid
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import OperationalError
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from gameplay.services.base import is_storable_text
+
+MAX_BYTES = 16 * 1024  # a 500-character chat message written entirely as \\u escapes fits with room to spare
+MAX_DEPTH = 8  # the deepest real message, a move with a list of cards, is 3 levels deep
+MAX_INT = 2**53 - 1  # the largest integer a JavaScript client represents exactly
+MAX_MOVE_ID = 64
+
+# Seconds a client is told to wait when the database is busy (Retry-After).
+RETRY_AFTER_SECONDS = 1
+
+
+class Refused(Exception):
+    """A message refused at the gate; `message` is for the player."""
+
+    code = "bad_request"
+
+    def __init__(self, message, params: dict | None = None):
+        super().__init__(message)
+        self.message = message  # lazy: translated when it is shown, in the reader's language
+        self.params = params
+
+    def text(self) -> str:
+        """The message in the active language."""
+        return str(self.message) % self.params if self.params else str(self.message)
+
+
+# ---- parsing ----------------------------------------------------------------
+
+
+def parse(data: bytes | bytearray | str | None) -> dict:
+    """One message (bytes are read as UTF-8) as a JSON object, or `Refused`."""
+    if data is None:
+        raise Refused(_("Malformed JSON."))
+    if isinstance(data, (bytes, bytearray)):
+        if len(data) > MAX_BYTES:
+            raise _too_large()
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(_("The message is not valid UTF-8 text.")) from None
+    else:
+        text = data
+        # A character is 1 to 4 bytes of UTF-8: count exactly only when it matters.
+        if len(text) > MAX_BYTES or (len(text) * 4 > MAX_BYTES and _utf8_length(text) > MAX_BYTES):
+            raise _too_large()
+    if _too_deep(text, MAX_DEPTH):
+        raise Refused(_("The message is nested too deeply (at most %(n)s levels)."), {"n": MAX_DEPTH})
+    try:
+        content = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except Refused:
+        raise
+    except (ValueError, RecursionError):  # RecursionError: cannot happen below MAX_DEPTH; never let it out
+        raise Refused(_("Malformed JSON.")) from None
+    if not isinstance(content, dict):
+        raise Refused(_("A message must be a JSON object."))
+    _check_text(content)
+    _check_fields(content)
+    return content
+
+
+def _too_large() -> Refused:
+    return Refused(_("The message is too large (at most %(n)s bytes)."), {"n": MAX_BYTES})
+
+
+def _utf8_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+_STRUCTURE = re.compile(r'["\\\[\]{}]')
+
+
+def _too_deep(text: str, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than `limit` in this JSON text.
+    One pass over its quotes, backslashes and brackets only (linear, whatever
+    the text); brackets inside strings do not count."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped_at = 0, False, -1
+    for match in _STRUCTURE.finditer(text):
+        char, at = match.group(), match.start()
+        if in_string:
+            if at == escaped_at:  # this character is escaped by the backslash before it
+                continue
+            if char == "\\":
+                escaped_at = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > 16 or abs(value := int(digits)) > MAX_INT:
+        raise Refused(_("A number in the message is too large."))
+    return value
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise Refused(_("A number in the message is too large."))
+    return value
+
+
+def _parse_constant(name: str):
+    raise Refused(_("NaN and Infinity are not numbers JSON allows."))
+
+
+def _check_text(content: Any) -> None:
+    """Every key and string value is storable text (the depth is bounded, so this walk is too)."""
+    pending = [content]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if not is_storable_text(value):
+                raise Refused(_("The message holds text that is not valid Unicode (a lone surrogate or a NUL "
+                                "character)."))
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+
+
+def _check_fields(content: dict) -> None:
+    """The fields every message kind shares; the services check the rest."""
+    if "type" in content and not isinstance(content["type"], str):
+        raise Refused(_("The message's \"type\" must be a string."))
+    move_id = content.get("move_id")
+    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= MAX_MOVE_ID):
+        raise Refused(_("The move id must be a short string."))
+
+
+# ---- a WebSocket connection's flood guard ---------------------------------------
+
+# Frames one connection may send (each window on its own): a player's page
+# sends a ping every 30 s and a move, a sync or a chat line now and then; the
+# fastest real use seen, the browser tests' scripted player against computer
+# players that answer at once, sends 30 moves in 4 seconds.
+DEFAULT_FRAME_LIMITS = "40/5seconds;300/minute"
+# Frames refused for going too fast that a connection may send before it is closed.
+DEFAULT_REFUSAL_LIMIT = "10/minute"
+
+ADMIT, REFUSE, CLOSE = "admit", "refuse", "close"
+
+_storage = MemoryStorage()
+_limiter = MovingWindowRateLimiter(_storage)
+
+
+class FrameRateLimit:
+    """Per-connection rate limit. `check()` says what to do with the next frame:
+    ADMIT it; REFUSE it (answer `{"type": "error", "code": "rate_limited"}`
+    and drop it: it did not count); or CLOSE the socket, once the refusals go
+    on beyond their own limit. Settings `WS_FRAME_LIMITS` and
+    `WS_REFUSAL_LIMIT` (the `limits` notation) override the defaults."""
+
+    def __init__(self):
+        self.key = uuid.uuid4().hex  # this connection's own windows
+        self.frames = parse_many(getattr(settings, "WS_FRAME_LIMITS", DEFAULT_FRAME_LIMITS))
+        self.refusals = parse_many(getattr(settings, "WS_REFUSAL_LIMIT", DEFAULT_REFUSAL_LIMIT))
+
+    def check(self) -> str:
+        if all(_limiter.test(item, self.key) for item in self.frames):
+            for item in self.frames:
+                _limiter.hit(item, self.key)
+            return ADMIT
+        if all([_limiter.hit(item, self.key, "refused") for item in self.refusals]):
+            return REFUSE
+        return CLOSE
+
+    def forget(self) -> None:
+        """The connection is gone: drop its windows now rather than when they expire."""
+        for item in self.frames:
+            _limiter.clear(item, self.key)
+        for item in self.refusals:
+            _limiter.clear(item, self.key, "refused")
+
+
+TOO_FAST = _("You are sending messages too fast; slow down.")
+
+CLOSE_TOO_MANY = 4429  # frames kept coming after "rate_limited" refusals
+CLOSE_BUSY = 4503  # the database was busy while the socket opened: reconnect in a moment
+
+
+async def admit(consumer, text_data, bytes_data) -> dict | None:
+    """A WebSocket frame through the connection's rate limit and the gate: the
+    JSON object to act on, or None once the refusal is answered (an error
+    frame; the socket closed with 4429 when a flood goes on). The consumer
+    has `rate` (a FrameRateLimit), `closing` and `send_error(code, message)`."""
+    if consumer.closing:
+        return None
+    verdict = consumer.rate.check()
+    if verdict != ADMIT:
+        await consumer.send_error("rate_limited", TOO_FAST)
+        if verdict == CLOSE:
+            consumer.closing = True
+            await consumer.close(code=CLOSE_TOO_MANY)
+        return None
+    try:
+        return parse(text_data if text_data is not None else bytes_data)
+    except Refused as refusal:
+        await consumer.send_error(refusal.code, lazy(refusal.text, str)())
+        return None
+
+
+async def close_busy(consumer) -> None:
+    """The database was busy while the socket opened: say so and close it with
+    4503 (a close code reaches the client only once the handshake is done).
+    The consumer has `accepted`, `closing` and `send_error(code, message)`."""
+    if not consumer.accepted:
+        await consumer.accept()
+        consumer.accepted = True
+    await consumer.send_error("busy", BUSY)
+    consumer.closing = True
+    await consumer.close(code=CLOSE_BUSY)
+
+
+# ---- a busy database --------------------------------------------------------------
+
+# PostgreSQL's SQLSTATEs for "try again": serialization failure, deadlock,
+# lock not available, statement or lock timeout (query canceled), too many connections.
+_BUSY_SQLSTATES = {"40001", "40P01", "55P03", "57014", "53300"}
+_BUSY_SQLITE = ("database is locked", "database table is locked", "database schema is locked", "database is busy")
+
+BUSY = _("The server is busy; nothing was changed. Try again in a moment.")
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether `exc` says the database is locked or busy now (worth a retry),
+    rather than broken."""
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__ or exc
+    if (getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)) in _BUSY_SQLSTATES:  # psycopg 3 or 2
+        return True
+    text = str(cause).lower()
+    return any(fragment in text for fragment in _BUSY_SQLITE)
+
+
+class GatedConsumer(AsyncJsonWebsocketConsumer):
+    """A JSON WebSocket consumer whose every frame passes the connection's rate
+    limit and the gate (`admit`), and whose busy database is answered "busy".
+
+    A subclass sets `rate` (a FrameRateLimit) and `group` when it connects,
+    and has `send_error(code, message)`; `send_busy` may add to the answer."""
+
+    accepted = False
+    closing = False
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        content = await admit(self, text_data, bytes_data)
+        if content is None:
+            return
+        try:
+            await self.receive_json(content)
+        except OperationalError as exc:
+            if not database_busy(exc):
+                raise
+            await self.send_busy(content)
+
+    async def send_busy(self, content: dict) -> None:
+        await self.send_error("busy", BUSY)
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "rate", None):
+            self.rate.forget()
