@@ -273,7 +273,7 @@ def targets(world: World, run: Run, budget: dict[str, int], seed: int) -> None:
     from gameplay.models import ChatMessage, Game
     from tests.gameplay.test_fuzz_forms import NEW_TABLE_FIELDS, PROFILE_FIELDS
     from tests.gameplay.test_fuzz_strategies import (
-        _form_safe, form_data, frames, game_messages, huge_text, odd_text, scalars)
+        _form_safe, flood, form_data, frames, game_messages, huge_text, odd_text, scalars)
 
     any_frame = st.one_of(frames(), st.builds(json.dumps, game_messages()))
 
@@ -434,19 +434,7 @@ def targets(world: World, run: Run, budget: dict[str, int], seed: int) -> None:
         before = snapshot(game_id)[:4]  # not the chat
 
         async def scenario():
-            ws = await opened(world.headers[0], game_id)
-            for _ in range(burst):
-                await ws.send_json_to(frame)
-            replies, closed = [], None
-            while not await ws.receive_nothing(timeout=0.2):
-                output = await ws.receive_output(timeout=10)
-                if output["type"] == "websocket.close":
-                    closed = output["code"]
-                    break
-                replies.append(json.loads(output["text"]))
-            if closed is None:
-                await ws.disconnect()
-            return replies, closed
+            return await flood(await opened(world.headers[0], game_id), frame, burst, quiet_seconds=0.2)
 
         try:
             replies, closed = async_to_sync(scenario)()

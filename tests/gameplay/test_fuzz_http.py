@@ -147,7 +147,10 @@ def test_the_admin_lists_survive_any_filter(moderator_client, joker_game, data):
 ])
 def test_absurd_admin_dates_are_an_invalid_filter_not_a_500(moderator_client, joker_game, model, query):
     response = moderator_client.get(reverse(f"admin:gameplay_{model}_changelist") + "?" + query)
-    assert response.status_code == 302 and response.url.endswith("?e=1")
+    # What a database cannot compute is Django's "invalid filter" redirect; what it can (PostgreSQL
+    # takes year 1 in its stride) is an ordinary, empty list.
+    redirected = response.status_code == 302 and response.url.endswith("?e=1")
+    assert redirected or response.status_code == 200
 
 
 def test_a_filter_that_matches_nothing_is_an_empty_list(moderator_client, joker_game):

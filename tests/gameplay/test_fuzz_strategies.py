@@ -162,3 +162,19 @@ def wrapped(value, levels: list[str]):
 def test_the_depth_scan_agrees_with_the_parsed_depth(value):
     text = json.dumps(value)
     assert inbound._too_deep(text, inbound.MAX_DEPTH) == (depth(value) > inbound.MAX_DEPTH)
+
+
+async def flood(ws, frame: dict, burst: int, quiet_seconds: float = 0.3) -> tuple[list[dict], int | None]:
+    """Send ``frame`` ``burst`` times on an open communicator; every reply, and the close code if it closed."""
+    for _ in range(burst):
+        await ws.send_json_to(frame)
+    replies, closed = [], None
+    while not await ws.receive_nothing(timeout=quiet_seconds):
+        output = await ws.receive_output(timeout=10)
+        if output["type"] == "websocket.close":
+            closed = output["code"]
+            break
+        replies.append(json.loads(output["text"]))
+    if closed is None:
+        await ws.disconnect()
+    return replies, closed

@@ -19,7 +19,7 @@ from gameplay.engine import get_engine
 from gameplay.models import ChatMessage, Game
 
 from .test_consumer import ORIGIN, communicator, headers_for
-from .test_fuzz_strategies import frames, game_messages
+from .test_fuzz_strategies import flood, frames, game_messages
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -181,19 +181,7 @@ def test_a_flood_of_any_size_is_refused_then_closed_and_changes_nothing(joker_ga
     chats_before = ChatMessage.objects.count()
 
     async def scenario():
-        ws = await opened(headers, joker_game.pk)
-        for _ in range(burst):
-            await ws.send_json_to(frame)
-        replies, closed = [], None
-        while not await ws.receive_nothing(timeout=0.3):
-            output = await ws.receive_output(timeout=5)
-            if output["type"] == "websocket.close":
-                closed = output["code"]
-                break
-            replies.append(json.loads(output["text"]))
-        if closed is None:
-            await ws.disconnect()
-        return replies, closed
+        return await flood(await opened(headers, joker_game.pk), frame, burst)
 
     replies, closed = async_to_sync(scenario)()
     too_fast = str(inbound.TOO_FAST)
