@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import OperationalError, transaction
+from django.db import transaction
 from django.utils import translation
 
 from gameplay import inbound
@@ -86,26 +86,18 @@ def badge_changed_on_commit(user_ids: Iterable[int]) -> None:
 
 
 class BadgeConsumer(inbound.GatedConsumer):
-    async def connect(self):
+    async def open(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.user = user
         self.user_id = user.pk
-        self.rate = inbound.FrameRateLimit()
         self.group = user_group(user.pk)
         self.waiting = None
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.accepted = True
-        try:
-            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
-        except OperationalError as exc:
-            if not inbound.database_busy(exc):
-                raise
-            await inbound.close_busy(self)
-
+        await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
 
     async def receive_json(self, content, **kwargs):
         if content.get("type") == "sync":

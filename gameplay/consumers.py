@@ -66,18 +66,9 @@ def _in_language(user, func, *args):
 
 
 class GameConsumer(inbound.GatedConsumer):
-    async def connect(self):
+    async def open(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
-        self.rate = inbound.FrameRateLimit()
-        try:
-            await self.open()
-        except OperationalError as exc:
-            if not inbound.database_busy(exc):
-                raise
-            await inbound.close_busy(self)
-
-    async def open(self) -> None:
         allowed, self.position = await database_sync_to_async(_position_for)(self.game_id, self.user)
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -85,7 +76,6 @@ class GameConsumer(inbound.GatedConsumer):
         self.group = seat_group(self.game_id, self.position)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.accepted = True
         await database_sync_to_async(_mark_seen)(self.game_id, self.position)
         await self.send_state()
         history = await database_sync_to_async(_chat_history)(self.game_id)

@@ -272,7 +272,6 @@ async def close_busy(consumer) -> None:
     The consumer has `accepted`, `closing` and `send_error(code, message)`."""
     if not consumer.accepted:
         await consumer.accept()
-        consumer.accepted = True
     await consumer.send_error("busy", BUSY)
     consumer.closing = True
     await consumer.close(code=CLOSE_BUSY)
@@ -304,11 +303,28 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
     """A JSON WebSocket consumer whose every frame passes the connection's rate
     limit and the gate (`admit`), and whose busy database is answered "busy".
 
-    A subclass sets `rate` (a FrameRateLimit) and `group` when it connects,
-    and has `send_error(code, message)`; `send_busy` may add to the answer."""
+    A subclass opens the connection in `open` (setting `group` if it joins
+    one) and has `send_error(code, message)`; `send_busy` may add to the
+    answer. A database busy while the socket opens closes it with 4503."""
 
     accepted = False
     closing = False
+
+    async def connect(self):
+        self.rate = FrameRateLimit()
+        try:
+            await self.open()
+        except OperationalError as exc:
+            if not database_busy(exc):
+                raise
+            await close_busy(self)
+
+    async def open(self) -> None:
+        raise NotImplementedError
+
+    async def accept(self, subprotocol=None, headers=None):
+        await super().accept(subprotocol, headers)
+        self.accepted = True
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         content = await admit(self, text_data, bytes_data)

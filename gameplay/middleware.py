@@ -1,9 +1,10 @@
 """A locked or busy database answers "busy" (503, Retry-After), never a 500.
 
-The move endpoints and the sockets answer it in their own protocol
-(gameplay/inbound.py); this covers every other page: a JSON answer where the
-client asked for JSON, a short page otherwise. Nothing was changed: the
-transaction that met the lock was rolled back.
+The move endpoint (whose answer carries the move_id), the sockets, the join
+and new-table forms answer it their own way; this covers every other request:
+the protocol's error object where the client speaks JSON, a short page
+otherwise. Nothing was changed: the transaction that met the lock was rolled
+back.
 """
 
 from django.db import OperationalError
@@ -11,8 +12,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from gameplay import inbound
-
-RETRY_AFTER_SECONDS = 1
 
 
 class BusyDatabaseMiddleware:
@@ -25,9 +24,12 @@ class BusyDatabaseMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError) or not inbound.database_busy(exception):
             return None
-        if "application/json" in request.headers.get("Accept", "") or request.path.endswith("/state/"):
-            response = JsonResponse({"type": "error", "code": "busy", "message": str(inbound.BUSY)}, status=503)
+        speaks_json = request.content_type == "application/json" or "application/json" in request.headers.get(
+            "Accept", "") or request.path.endswith("/state/")
+        if speaks_json:
+            response = JsonResponse({"type": "error", "code": "busy", "message": str(inbound.BUSY), "version": None,
+                                     "move_id": None}, status=503)
         else:
             response = render(request, "gameplay/busy.html", status=503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response["Retry-After"] = str(inbound.RETRY_AFTER_SECONDS)
         return response

@@ -238,8 +238,4 @@ def ahead(request: HttpRequest, game_id: int) -> JsonResponse:
         services.order_ahead(game_id, request.user, body.get("on"))
     except services.GameError as exc:
         return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
-    except OperationalError as exc:
-        if not inbound.database_busy(exc):
-            raise
-        return _json_error("busy", inbound.BUSY, 503)
     return JsonResponse({"type": "ahead_ack", "on": body["on"]})

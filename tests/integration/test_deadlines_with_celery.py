@@ -47,6 +47,15 @@ def check_only_timeouts_once_each(game: dict, logs: str) -> list[dict]:
     return timeouts
 
 
+def first_timeout(done: dict, original: dict, logs: str) -> tuple[dict, dict]:
+    """(the game as the helper read it at the end, its first time-out move), after checking that only the
+    clock moved, once per deadline, and that the first time-out hit the seat that was on the clock."""
+    game = done["games"][str(original["game"])]
+    first = check_only_timeouts_once_each(game, logs)[0]
+    assert first["position"] == seat_on_clock(original)["position"], first
+    return game, first
+
+
 def test_a_table_with_a_2_second_clock_times_out_by_itself(stack):
     game = stack.helper("new_game", "alone", 2, 2)
     assert game["status"] == "active" and game["version"] == 0, game
@@ -117,10 +126,7 @@ def test_a_new_worker_enforces_a_deadline_the_killed_worker_held(stack):
     done = stack.helper("wait_for_timeouts", ids, RESTART_LIMIT)
 
     for original, deadline in ((held, held_deadline), (queued, queued_deadline)):
-        game = done["games"][str(original["game"])]
-        timeouts = check_only_timeouts_once_each(game, stack.logs())
-        first = timeouts[0]
-        assert first["position"] == seat_on_clock(original)["position"], first
+        game, first = first_timeout(done, original, stack.logs())
         assert first["action"].get("auto") is True, first
         applied = at(first["created_at"])
         assert applied >= started_at > deadline, (first, started_at, deadline)

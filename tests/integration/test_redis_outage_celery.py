@@ -17,8 +17,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.integration.conftest import migrated_stack
-from tests.integration.test_deadlines_with_celery import at, check_only_timeouts_once_each, seat_on_clock
+from tests.integration.conftest import running_stack
+from tests.integration.test_deadlines_with_celery import at, first_timeout, seat_on_clock
 
 pytestmark = pytest.mark.slow
 
@@ -35,13 +35,7 @@ WAIT_LIMIT = 20
 
 @pytest.fixture(scope="module")
 def outage_stack(tmp_path_factory, own_redis):
-    stack = migrated_stack(tmp_path_factory.mktemp("outage-stack"), own_redis.url)
-    try:
-        stack.start_worker()
-        stack.start_beat()
-        yield stack
-    finally:
-        stack.stop_all()
+    yield from running_stack(tmp_path_factory.mktemp("outage-stack"), own_redis.url)
 
 
 def held_by_worker(stack, game_id: int) -> bool:
@@ -75,10 +69,7 @@ def test_deadlines_are_enforced_once_after_a_redis_outage_that_took_the_held_tas
 
         done = stack.helper("wait_for_timeouts", ids, WAIT_LIMIT)
         for original, deadline in ((held, held_deadline), (queued, queued_deadline)):
-            game = done["games"][str(original["game"])]
-            timeouts = check_only_timeouts_once_each(game, stack.logs())
-            first = timeouts[0]
-            assert first["position"] == seat_on_clock(original)["position"], first
+            game, first = first_timeout(done, original, stack.logs())
             applied = at(first["created_at"])
             assert applied >= deadline, (first, deadline)
             late = (applied - back_at).total_seconds()
