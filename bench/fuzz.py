@@ -438,7 +438,7 @@ def targets(world: World, run: Run, budget: dict[str, int], seed: int) -> None:
         finally:
             settings.WS_FRAME_LIMITS = "1000000/second"
             settings.WS_REFUSAL_LIMIT = inbound.DEFAULT_REFUSAL_LIMIT
-        refused = [r for r in replies if r.get("message") == str(inbound.TOO_FAST)]
+        refused = [r for r in replies if r.get("code") == "rate_limited"]  # the players read Russian
         over = max(0, burst - frames_allowed)
         expected_close = inbound.CLOSE_TOO_MANY if over > refusals_allowed else None
         if len(refused) != min(over, refusals_allowed + 1) or closed != expected_close:
