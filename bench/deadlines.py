@@ -79,13 +79,13 @@ def naive_timeout(game_id: int) -> None:
     from gameplay.models import Game
 
     with transaction.atomic():
-        game = services.locked_game(game_id)
+        game = services.locked_game(game_id, seats=True)
         if game.status != Game.Status.ACTIVE:
             return
         engine = get_engine(game.engine)
         timers = {t["seat"]: t for t in engine.timers(game.state)}
-        seat = (game.seats.select_related("user").filter(position__in=list(timers), deadline__isnull=False)
-                .order_by("deadline").first())
+        running = [s for s in game.seats.all() if s.position in timers and s.deadline is not None]
+        seat = min(running, key=lambda s: s.deadline, default=None)
         if seat is not None:
             services.expire_seat(game, engine, seat, timers[seat.position])
 

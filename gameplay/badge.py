@@ -13,9 +13,10 @@ with 4403):
                                               connection's rate limit, a busy database); other
                                               message types are ignored
 
-After a commit that may change whose turn it is, `badge_changed_on_commit`
-counts again for the users concerned and pushes the number to their group
-`user-<id>` (every open tab of the user is in it). The database stays the
+After a commit that may change whose turn it is, the change's follow-up task
+(`gameplay.tasks.after_change`) counts again for the users concerned and
+pushes the number to their group `user-<id>` (every open tab of the user is
+in it). The database stays the
 truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.
 """
 
@@ -25,7 +26,6 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
 from django.utils import translation
 
 from gameplay import inbound
@@ -76,13 +76,6 @@ def send_badges(user_ids: Iterable[int]) -> None:
             send(user_group(user_id), {"type": "badge.update", "waiting": waiting_count(user_id)})
         except Exception:
             log.exception("pushing the badge of user %s failed", user_id)
-
-
-def badge_changed_on_commit(user_ids: Iterable[int]) -> None:
-    """After the current transaction commits, push the new counts of these users."""
-    ids = sorted({user_id for user_id in user_ids if user_id is not None})
-    if ids:
-        transaction.on_commit(lambda: send_badges(ids))
 
 
 class BadgeConsumer(inbound.GatedConsumer):

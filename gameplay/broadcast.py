@@ -6,6 +6,7 @@ truth): every message carries the game's version, and a client that sees a
 gap asks for the full state again.
 """
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -25,9 +26,12 @@ def seat_group(game_id: int, position: int | None) -> str:
     return f"game-{game_id}-public" if position is None else f"game-{game_id}-seat-{position}"
 
 
-def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None) -> dict:
+def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None,
+                 series: dict | None | bool = False) -> dict:
     """The full state message for one seat (None: a spectator). Built only
-    from `engine.view`, which never holds another seat's cards or the seed."""
+    from `engine.view`, which never holds another seat's cards or the seed.
+    `seats`, `vacations` (`vacations_until`) and `series` (`series_info`) may
+    be given when the caller has them (one fan-out builds them once)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if vacations is None:
         vacations = vacations_until([s.user_id for s in seats if s.user_id])
@@ -41,9 +45,7 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         "seed_sha256": game.seed_sha256,
         "seed": game.revealed_seed,
         "abort_reason": game.abort_reason or None,
-        "series": {"number": game.series_number, "length": game.series_length,
-                   "next_game": next_game.pk if (next_game := game.next_in_series) else None}
-        if game.series_length > 1 else None,
+        "series": series_info(game) if series is False else series,
         "server_time": timezone.now().isoformat(),
         "players": [seat_info(s, vacations.get(s.user_id)) for s in seats],
         "view": None,
@@ -60,6 +62,14 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
     return payload
+
+
+def series_info(game: Game) -> dict | None:
+    if game.series_length <= 1:
+        return None
+    next_game = game.next_in_series
+    return {"number": game.series_number, "length": game.series_length,
+            "next_game": next_game.pk if next_game else None}
 
 
 def ahead_of(engine, state: dict, seat) -> dict:
@@ -87,11 +97,16 @@ def seat_info(seat, vacation_until=None) -> dict:
     }
 
 
-def vacations_until(user_ids: list[int]) -> dict:
-    """{user id: end of his current vacation} for those on vacation now."""
+def vacations_until(user_ids: list[int], known: dict | None = None) -> dict:
+    """{user id: end of his current vacation} for those on vacation now.
+    `known`: {user id: [(start, end), ...]} already read (a service's
+    `seat_vacations`), else they are queried."""
+    now = timezone.now()
+    if known is not None:
+        return {user_id: end for user_id in user_ids for start, end in known.get(user_id, ())
+                if start <= now < end}
     from accounts.models import Vacation
 
-    now = timezone.now()
     current = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)
     return dict(current.values_list("user_id", "ends_at"))
 
@@ -118,29 +133,48 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
     return reasons
 
 
-def send_game(game_id: int, events: list | None = None) -> None:
+def send_game(game: Game | int, events: list | None = None) -> None:
+    """Every seat's view, and the spectators', of the game as committed. A
+    Game object (a service's, after its commit) is used as it is, with its
+    loaded seats and vacations; a game id is read from the database."""
     layer = get_channel_layer()
     if layer is None:
         return
-    game = Game.objects.get(pk=game_id)
-    seats = list(game.seats.select_related("user"))
+    if not isinstance(game, Game):
+        from gameplay.services.base import with_seats
+
+        game = with_seats(Game.objects.all()).filter(pk=game).first()
+        if game is None:
+            return
+    loaded = "seats" in getattr(game, "_prefetched_objects_cache", {})
+    seats = list(game.seats.all() if loaded else game.seats.select_related("user"))
     languages = {s.position: s.user.language for s in seats if s.user_id}
-    vacations = vacations_until([s.user_id for s in seats if s.user_id])
-    send = async_to_sync(layer.group_send)
+    vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
+    series = series_info(game)
+    messages = []
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations)
+            payload = game_payload(game, position, seats, vacations, series)
         payload["events"] = events or []
-        try:
-            send(seat_group(game_id, position), {"type": "game.update", "payload": payload})
-        except Exception:  # Redis may be down: the database has the move, clients resync.
-            log.exception("broadcast of game %s failed", game_id)
-            return
+        messages.append((seat_group(game.pk, position), {"type": "game.update", "payload": payload}))
+    try:
+        async_to_sync(_send_all)(layer, messages)
+    except Exception:  # Redis may be down: the database has the move, clients resync.
+        log.exception("broadcast of game %s failed", game.pk)
 
 
-def game_changed_on_commit(game_id: int, events: list | None = None) -> None:
-    transaction.on_commit(lambda: send_game(game_id, events))
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    """The group sends of one fan-out, in one trip to the event loop: at once
+    where the layer can (`config.channel_layer`'s `group_send_many`), else concurrently."""
+    if hasattr(layer, "group_send_many"):
+        await layer.group_send_many(messages)
+        return
+    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+                                   return_exceptions=True)
+    failed = next((r for r in results if isinstance(r, BaseException)), None)
+    if failed is not None:
+        raise failed
 
 
 def send_seat(game_id: int, position: int) -> None:

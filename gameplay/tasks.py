@@ -2,6 +2,11 @@
 and re-check that the work still applies, so a task that runs twice, late,
 or after a worker restart changes nothing more than running it once.
 
+After every committed change of a game, one task (`after_change`, queued by
+`gameplay.services.after_commit`) does the work that may wait a moment: the
+game's deadline task, the "your turn" emails, the badges, the game-over
+emails, the computer player's move.
+
 Deadlines: after each commit one task is queued for the game's nearest
 deadline or warning (`queue_deadline_check`), but never further ahead than
 DEADLINE_TASK_HORIZON (below the broker's visibility timeout, past which a
@@ -15,10 +20,27 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from gameplay import notifications, services
+from gameplay import badge, notifications, services
 from gameplay.models import Game, Seat
 
 log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def after_change(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
+                 deadlines: bool, finished: bool, bot: bool) -> None:
+    """The follow-up of one committed change of a game (version `version`).
+    Each part stands alone: one failing does not keep the others from running."""
+    if bot:
+        queue_bot_move(game_id, version)
+    if deadlines:
+        queue_deadline_check(game_id, version)
+    if clock_started:
+        notifications.turn_started(game_id, version, clock_started)
+    if turn_changed:
+        badge.send_badges(turn_changed)
+    if finished:
+        notifications.game_over(game_id)
 
 
 @shared_task(ignore_result=True)

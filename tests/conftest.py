@@ -20,11 +20,11 @@ def redis_url(tmp_path_factory):
 
 @pytest.fixture
 def redis_channel_layer(settings, redis_url):
-    """Channels' fan-out through the real Redis server."""
+    """Channels' fan-out through the real Redis server, with the layer production uses."""
     from channels.layers import channel_layers
 
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}
+        "default": {"BACKEND": "config.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}
     }
     channel_layers.backends.clear()
     yield

@@ -9,12 +9,13 @@ from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import badge, broadcast, clocks, notifications
+from gameplay import clocks
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
 from gameplay.records import TIMEOUT
 from gameplay.services import moves
-from gameplay.services.base import GameError, locked_game
+from gameplay.services.after_commit import game_changed
+from gameplay.services.base import VACATION_LOOKBACK, GameError, locked_game, save_seats
 
 
 # After this many automatic moves in a row the late player forfeits (rules/joker.md "Time-outs").
@@ -28,13 +29,15 @@ def expire_deadlines(game_id: int, version: int | None = None) -> int:
     automatic move, or the loss of the game). `version` (from a queued task)
     must still be current. Running it twice, late, or after a restart
     changes nothing more than running it once. Returns the expiries applied."""
-    game = locked_game(game_id)
+    game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
         return 0
     now = timezone.now()
     engine = get_engine(game.engine)
     timers = {t["seat"]: t for t in engine.timers(game.state)}
-    for seat in game.seats.select_related("user").filter(deadline__lte=now).order_by("deadline", "position"):
+    overdue = sorted((s for s in game.seats.all() if s.deadline is not None and s.deadline <= now),
+                     key=lambda s: (s.deadline, s.position))
+    for seat in overdue:
         if seat.position not in timers:
             continue
         if not seat.in_reserve and seat.clock_uses_reserve and seat.reserve_seconds_left > 0:
@@ -52,21 +55,20 @@ def _start_reserve(seat: Seat, game: Game, now: datetime) -> None:
     seat.in_reserve = True
     seat.deadline = clocks.advance(seat.deadline, seat.reserve_seconds_left, pauses_for(seat, game, now))
     seat.save(update_fields=["in_reserve", "deadline"])
-    game_id = game.pk
-    broadcast.game_changed_on_commit(game_id)
+    game_changed(game)
 
 
 def expire_seat(game: Game, engine, seat: Seat, timer: dict) -> None:
     """The engine says what expiry does; where it offers the automatic move
     and the game lets the table choose (Joker's `on_timeout`), a "forfeit"
-    table loses the game instead."""
+    table loses the game instead. `game` comes from `locked_game(..., seats=True)`
+    and `seat` is one of its `game.seats.all()`."""
     table_forfeits = game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout
     if timer.get("expiry") == "forfeit" or table_forfeits:
         moves.apply_move(game, seat.position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
         return
     action = {**engine.auto_action(game.state, seat.position), "auto": True}
     moves.apply_move(game, seat.position, action, by=Move.By.TIMEOUT)
-    seat.refresh_from_db(fields=["auto_streak"])
     seat.auto_streak += 1
     seat.save(update_fields=["auto_streak"])
     if seat.auto_streak >= AUTO_STREAK_LIMIT and game.status == Game.Status.ACTIVE:
@@ -129,13 +131,11 @@ def _reclock_user(user, now: datetime) -> None:
         Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).values_list("game_id", flat=True)
     )
     for game_id in game_ids:
-        game = locked_game(game_id)
-        seat = game.seats.select_related("user").get(user=user)
+        game = locked_game(game_id, seats=True)
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         _recompute_deadline(seat, game, now)
         seat.save(update_fields=["deadline", "warn_at"])
-        version = game.version
-        transaction.on_commit(lambda g=game_id, v=version: _after_clock_change(g, v, []))
-        broadcast.game_changed_on_commit(game_id)
+        game_changed(game, clocks=True)
 
 
 def pauses_for(seat: Seat, game: Game, now: datetime) -> clocks.Pauses:
@@ -144,11 +144,31 @@ def pauses_for(seat: Seat, game: Game, now: datetime) -> clocks.Pauses:
     user = seat.user
     if user is None:
         return clocks.NO_PAUSES
-    vacations = tuple(
-        (v.starts_at, v.ends_at) for v in user.vacations.filter(ends_at__gt=now - timedelta(days=90))
-    )
+    vacations = tuple(seat_vacations(game, now).get(user.pk, ()))
     night = (user.night_pause_start, user.night_pause_end) if game.night_pause else (None, None)
     return clocks.Pauses(user.time_zone, night[0], night[1], vacations)
+
+
+def seat_vacations(game: Game, now: datetime) -> dict[int, list[tuple[datetime, datetime]]]:
+    """{user id: [(start, end), ...]} of the recent and coming vacations of
+    the game's players, read once per game object, in one query for all
+    seats, and only for the players who have any (`has_vacations`, where
+    `locked_game` marked the seats). The game row is locked, and vacations
+    change clocks only through `take_vacation`/`end_vacation`, which lock
+    the game after writing them."""
+    known = game.__dict__.get("_vacations")
+    if known is None:
+        from accounts.models import Vacation
+
+        user_ids = [s.user_id for s in game.seats.all()
+                    if s.user_id is not None and getattr(s, "has_vacations", True)]
+        known = {}
+        if user_ids:
+            rows = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=now - VACATION_LOOKBACK)
+            for user_id, start, end in rows.order_by("starts_at").values_list("user_id", "starts_at", "ends_at"):
+                known.setdefault(user_id, []).append((start, end))
+        game.__dict__["_vacations"] = known
+    return known
 
 
 def update_clocks(game: Game, engine, now: datetime, mover: int | None) -> float:
@@ -160,7 +180,8 @@ def update_clocks(game: Game, engine, now: datetime, mover: int | None) -> float
     used_by_mover = 0.0
     started = []
     turn_changed = []  # players whose "your move" badge may change
-    for seat in game.seats.select_related("user"):
+    changed = []
+    for seat in game.seats.all():
         was_on = seat.clock_started_at is not None
         moved = seat.position == mover
         pauses = None
@@ -179,12 +200,11 @@ def update_clocks(game: Game, engine, now: datetime, mover: int | None) -> float
             _stop_clock(seat)
         else:
             continue  # nothing changed for this seat
-        seat.save(update_fields=CLOCK_FIELDS)
+        changed.append(seat)
         if seat.user_id is not None and was_on != (seat.clock_started_at is not None):
             turn_changed.append(seat.user_id)
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: _after_clock_change(game_id, version, started))
-    badge.badge_changed_on_commit(turn_changed)
+    save_seats(changed, CLOCK_FIELDS)
+    game_changed(game, clock_started=started, turn_changed=turn_changed, clocks=True)
     return used_by_mover
 
 
@@ -227,10 +247,3 @@ def _recompute_deadline(seat: Seat, game: Game, now: datetime) -> None:
 def _reserve_of(seat: Seat) -> int:
     return seat.reserve_seconds_left if seat.clock_uses_reserve else 0
 
-
-def _after_clock_change(game_id: int, version: int, started: list[int]) -> None:
-    from gameplay.tasks import queue_deadline_check
-
-    queue_deadline_check(game_id, version)
-    if started:
-        notifications.turn_started(game_id, version, started)

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast, notifications
+from gameplay import broadcast
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
@@ -16,7 +16,8 @@ from gameplay.models import Game, Move, Seat
 from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
-from gameplay.services.base import GameError, MoveResult, locked_game, seat_of
+from gameplay.services.after_commit import game_changed
+from gameplay.services.base import GameError, MoveResult, locked_game, save_seats, seat_of
 
 
 def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id: str | None = None) -> MoveResult:
@@ -33,28 +34,39 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
         raise GameError(_("Only the clock can end a game on time."), code="bad_request")
     try:
         with transaction.atomic():
-            game = locked_game(game_id)
-            if move_id is not None:
-                earlier = game.moves.filter(client_move_id=move_id).first()
-                if earlier is not None:
-                    if earlier.user_id != getattr(user, "pk", None):
-                        raise GameError(_("That move id was already used."), code="bad_request")
-                    return MoveResult(version=earlier.seq, duplicate=True)
-            seat = _playing_seat(game, user)
-            if expected_version > game.version or (
-                expected_version < game.version and not _may_apply_stale(game, seat.position, action, expected_version)
-            ):
-                raise GameError(
-                    _("The game has moved on; here is the current position."), code="stale", version=game.version
-                )
-            apply_move(game, seat.position, action, by=Move.By.PLAYER, user=user, move_id=move_id)
+            game = locked_game(game_id, seats=True)
+            try:
+                seat = _playing_seat(game, user)
+                if expected_version > game.version or (expected_version < game.version and not _may_apply_stale(
+                        game, seat.position, action, expected_version)):
+                    raise GameError(_("The game has moved on; here is the current position."), code="stale",
+                                    version=game.version)
+                apply_move(game, seat.position, action, by=Move.By.PLAYER, user=user, move_id=move_id)
+            except GameError:
+                # A move sent again (its answer was lost) is refused as stale, illegal or too late:
+                # if its id is known, it was applied, and that is the answer.
+                if (earlier := _earlier_move(game_id, move_id, user)) is None:
+                    raise
+                return earlier
             return MoveResult(version=game.version)
     except IntegrityError:
-        # A concurrent duplicate of the same move_id won the race: report its result.
-        earlier = Move.objects.filter(game_id=game_id, client_move_id=move_id).first()
-        if earlier is None:
+        # The move's id is taken (the unique constraint checks it; a move sent twice at once, or
+        # a Durak throw-in sent again that is still legal): report the move that has it.
+        if (earlier := _earlier_move(game_id, move_id, user)) is None:
             raise
-        return MoveResult(version=earlier.seq, duplicate=True)
+        return earlier
+
+
+def _earlier_move(game_id: int, move_id: str | None, user) -> MoveResult | None:
+    """The result of the move that already has this id, if any; refused if it was someone else's."""
+    if move_id is None:
+        return None
+    earlier = Move.objects.filter(game_id=game_id, client_move_id=move_id).only("seq", "user_id").first()
+    if earlier is None:
+        return None
+    if earlier.user_id != getattr(user, "pk", None):
+        raise GameError(_("That move id was already used."), code="bad_request")
+    return MoveResult(version=earlier.seq, duplicate=True)
 
 
 def _playing_seat(game: Game, user) -> Seat:
@@ -69,7 +81,7 @@ def _playing_seat(game: Game, user) -> Seat:
 
 @transaction.atomic
 def resign(game_id: int, user) -> MoveResult:
-    game = locked_game(game_id)
+    game = locked_game(game_id, seats=True)
     seat = _playing_seat(game, user)
     apply_move(game, seat.position, {"type": RESIGN}, by=Move.By.PLAYER, user=user)
     return MoveResult(version=game.version)
@@ -81,11 +93,11 @@ def play_bot_move(game_id: int, expected_version: int) -> bool:
     the task was queued. Running it twice is harmless."""
     from gameplay import bots
 
-    game = locked_game(game_id)
+    game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or game.version != expected_version:
         return False
     engine = get_engine(game.engine)
-    bot_positions = set(game.seats.filter(is_bot=True).values_list("position", flat=True))
+    bot_positions = {s.position for s in game.seats.all() if s.is_bot}
     acting = [p for p in engine.actors(game.state) if p in bot_positions]
     if not acting:
         return False
@@ -125,13 +137,18 @@ def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, m
     moves[0].time_used_ms = int(used_seconds * 1000)
     Move.objects.bulk_create(moves)
     if by == Move.By.PLAYER:
-        game.seats.filter(position=position).update(auto_streak=0)
-    broadcast.game_changed_on_commit(game.pk, events)
-    queue_bots_on_commit(game)
+        _end_auto_streak(game, position)
+    game_changed(game, events=events, finished=game.status == Game.Status.FINISHED)
     if game.status == Game.Status.FINISHED:
-        game_id = game.pk
-        transaction.on_commit(lambda: notifications.game_over(game_id))
         tables.start_next_in_series(game, engine)
+
+
+def _end_auto_streak(game: Game, position: int) -> None:
+    """The player moved himself: his automatic moves in a row start again from none."""
+    seat = next(s for s in game.seats.all() if s.position == position)
+    if seat.auto_streak:
+        seat.auto_streak = 0
+        seat.save(update_fields=["auto_streak"])
 
 
 def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves: list[Move]) -> dict:
@@ -153,7 +170,8 @@ def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves:
         if not due:
             break
         if ordered is None:
-            ordered = {s.position: s for s in game.seats.filter(ahead_scope=engine.ahead_scope(state))}
+            scope = engine.ahead_scope(state)
+            ordered = {s.position: s for s in game.seats.all() if s.ahead_scope == scope}
         seat = next((ordered[p] for p in due if p in ordered), None)
         if seat is None:
             break
@@ -177,7 +195,7 @@ def order_ahead(game_id: int, user, on: Any) -> None:
     takes it back. Private: only his own seat is told."""
     if not isinstance(on, bool):
         raise GameError(_("Say true or false."), code="bad_request")
-    game = locked_game(game_id)
+    game = locked_game(game_id, seats=True)
     seat = _playing_seat(game, user)
     engine = get_engine(game.engine)
     if on and not engine.may_order_ahead(game.state, seat.position):
@@ -191,20 +209,8 @@ def _finish(game: Game, engine, now) -> None:
     outcome = engine.outcome(game.state)
     game.status = Game.Status.FINISHED
     game.finished_at = now
-    for seat in game.seats.all():
+    seats = list(game.seats.all())
+    for seat in seats:
         seat.place = outcome["places"][seat.position]
         seat.points = outcome["scores"][seat.position]
-        seat.save(update_fields=["place", "points"])
-
-
-def queue_bots_on_commit(game: Game) -> None:
-    if game.status != Game.Status.ACTIVE:
-        return
-    engine = get_engine(game.engine)
-    actors = set(engine.actors(game.state))
-    if not game.seats.filter(is_bot=True, position__in=actors).exists():
-        return
-    from gameplay.tasks import queue_bot_move
-
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: queue_bot_move(game_id, version))
+    save_seats(seats, ["place", "points"])

@@ -4,12 +4,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast, clocks
+from gameplay import clocks
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
-from gameplay.services import moves
+from gameplay.services.after_commit import game_changed
 from gameplay.services.base import GameError, locked_game, seat_of
 
 
@@ -205,6 +205,5 @@ def start_next_in_series(game: Game, engine) -> None:
 
 
 def after_table_change(game: Game) -> None:
-    broadcast.game_changed_on_commit(game.pk)
-    if game.status == Game.Status.ACTIVE:
-        moves.queue_bots_on_commit(game)
+    """Everyone at the table sees it; a computer player whose turn it is moves."""
+    game_changed(game)

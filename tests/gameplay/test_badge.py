@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import path
 
 from gameplay import badge, services
-from gameplay.badge import BadgeConsumer, badge_changed_on_commit, send_badges, waiting_count
+from gameplay.badge import BadgeConsumer, send_badges, waiting_count
 
 from .conftest import JOKER, a_legal_action, acting_player
 
@@ -150,14 +150,13 @@ def test_an_unchanged_count_is_not_sent_again_but_a_sync_asks_for_it(joker_game,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_change_announced_in_a_transaction_is_pushed_after_its_commit(joker_game, players):
+def test_a_change_of_turn_is_pushed_after_its_commit(joker_game, players):
     position, user = acting_player(joker_game, players)
     headers = headers_for(user)
 
     def resign_and_announce():
         with transaction.atomic():
-            services.resign(joker_game.pk, user)
-            badge_changed_on_commit([user.pk, None])  # None (a computer's seat) is skipped
+            services.resign(joker_game.pk, user)  # his clock stops: the move's follow-up task pushes
 
     async def scenario():
         ws = communicator(headers)
@@ -178,9 +177,10 @@ def test_nothing_is_pushed_when_the_transaction_rolls_back(joker_game, players, 
     pushed = []
     monkeypatch.setattr(badge, "send_badges", pushed.append)
 
+    position, user = acting_player(joker_game, players)
     with pytest.raises(RuntimeError):
         with transaction.atomic():
-            badge_changed_on_commit([players[0].pk])
+            services.resign(joker_game.pk, user)
             raise RuntimeError("rolled back")
 
     assert pushed == []

@@ -1,0 +1,92 @@
+"""What the site does once a transaction that changed a game has committed.
+
+The services call `game_changed(game, ...)` as they change the locked game.
+All the calls of one transaction about one game object become one
+after-commit callback, which
+
+- sends every seat its new view at once (`broadcast.send_game`), built from
+  the objects the transaction already holds: the game row, its seats with
+  their users and the vacations the clocks read (no query); and
+- queues one Celery task (`gameplay.tasks.after_change`) with the work that
+  does not change the game and may wait a moment: the deadline task, the
+  "your turn" emails, the badges of the players whose turn changed, the
+  game-over emails and the computer player's move.
+
+So a move's request does its transaction, the fan-out and one task
+queueing, and nothing else. If the broker refuses the task (Redis is
+down), nothing the database holds is lost: beat's sweep enforces the
+deadlines and queues the computer moves again, a badge is repaired by the
+next push or a reconnect; the game-over emails are sent from here instead.
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from gameplay import broadcast
+from gameplay.engine import get_engine
+from gameplay.models import Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Changes:
+    """What one transaction did to one game, for after its commit."""
+
+    events: list = field(default_factory=list)
+    clock_started: set[int] = field(default_factory=set)  # seat positions
+    turn_changed: set[int] = field(default_factory=set)  # user ids whose "your move" count may change
+    clocks: bool = False  # deadlines or warnings may have moved
+    finished: bool = False  # the game ended in this transaction
+
+
+def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), clocks: bool = False,
+                 finished: bool = False) -> None:
+    """Record a change of the locked `game`; the first call of a transaction
+    registers the after-commit work, later ones add to it."""
+    changes = game.__dict__.get("_changes")
+    if changes is None:
+        changes = game.__dict__["_changes"] = Changes()
+        transaction.on_commit(lambda: _after_commit(game))
+    changes.events.extend(events)
+    changes.clock_started.update(clock_started)
+    changes.turn_changed.update(u for u in turn_changed if u is not None)
+    changes.clocks = changes.clocks or clocks
+    changes.finished = changes.finished or finished
+
+
+def _after_commit(game: Game) -> None:
+    changes = game.__dict__.pop("_changes", None) or Changes()
+    broadcast.send_game(game, changes.events)
+    follow_up = {
+        "game_id": game.pk,
+        "version": game.version,
+        "clock_started": sorted(changes.clock_started),
+        "turn_changed": sorted(changes.turn_changed),
+        "deadlines": changes.clocks and game.status == Game.Status.ACTIVE,
+        "finished": changes.finished,
+        "bot": _bot_to_move(game),
+    }
+    if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
+            or follow_up["finished"] or follow_up["bot"]):
+        return
+    from gameplay.tasks import after_change
+
+    try:
+        after_change.apply_async(kwargs=follow_up)
+    except Exception:
+        log.exception("could not queue the work after a change of game %s", game.pk)
+        if changes.finished:
+            from gameplay import notifications
+
+            notifications.game_over(game.pk)
+
+
+def _bot_to_move(game: Game) -> bool:
+    """Whether a computer player is among those the game waits for."""
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return False
+    bots = {s.position for s in game.seats.all() if s.is_bot}
+    return bool(bots) and any(p in bots for p in get_engine(game.engine).actors(game.state))

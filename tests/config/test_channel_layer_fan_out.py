@@ -1,0 +1,91 @@
+"""`group_send_many`: a move's fan-out (one view per seat group) in two Redis
+round trips, delivering exactly what channels_redis' `group_send` delivers."""
+
+import asyncio
+
+import pytest
+
+from config.channel_layer import RedisChannelLayer
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+async def receive(layer, channel, timeout=2.0):
+    return await asyncio.wait_for(layer.receive(channel), timeout)
+
+
+async def nothing_for(layer, channel, seconds=0.3) -> bool:
+    try:
+        await asyncio.wait_for(layer.receive(channel), seconds)
+    except asyncio.TimeoutError:
+        return True
+    return False
+
+
+def test_each_group_gets_its_own_message_and_no_other(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-own")
+        seat0a, seat0b, seat1, spectator = [await layer.new_channel() for _ in range(4)]
+        await layer.group_add("game-1-seat-0", seat0a)
+        await layer.group_add("game-1-seat-0", seat0b)  # the same player in two tabs
+        await layer.group_add("game-1-seat-1", seat1)
+        await layer.group_add("game-1-public", spectator)
+        await layer.group_send_many([
+            ("game-1-public", {"type": "game.update", "payload": {"seat": None}}),
+            ("game-1-seat-0", {"type": "game.update", "payload": {"seat": 0, "hand": ["AS"]}}),
+            ("game-1-seat-1", {"type": "game.update", "payload": {"seat": 1, "hand": ["KD"]}}),
+            ("game-1-seat-2", {"type": "game.update", "payload": {"seat": 2}}),  # nobody connected
+        ])
+        got = {name: await receive(layer, channel) for name, channel in
+               [("0a", seat0a), ("0b", seat0b), ("1", seat1), ("public", spectator)]}
+        assert got["0a"] == got["0b"] == {"type": "game.update", "payload": {"seat": 0, "hand": ["AS"]}}
+        assert got["1"]["payload"] == {"seat": 1, "hand": ["KD"]}
+        assert got["public"]["payload"] == {"seat": None}
+        for channel in (seat0a, seat0b, seat1, spectator):
+            assert await nothing_for(layer, channel)  # one message each, nothing of another seat's
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_it_delivers_what_group_send_delivers(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-same")
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        message = {"type": "game.update", "payload": {"version": 3, "view": {"hand": ["6H", "JOKER"]}}}
+        await layer.group_send("g", message)
+        await layer.group_send_many([("g", message)])
+        assert await receive(layer, channel) == await receive(layer, channel) == message
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_full_channel_drops_the_message_as_group_send_does(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-full", capacity=2)
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        for n in range(3):
+            await layer.group_send_many([("g", {"type": "m", "n": n})])
+        assert [(await receive(layer, channel))["n"] for _ in range(2)] == [0, 1]
+        assert await nothing_for(layer, channel)
+        await layer.flush()
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("hosts", [2])
+def test_with_several_redis_hosts_it_falls_back_to_group_send(redis_url, hosts):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url] * hosts, prefix="fanout-shard")
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        await layer.group_send_many([("g", {"type": "m"})])
+        assert (await receive(layer, channel)) == {"type": "m"}
+        await layer.flush()
+
+    run(scenario())
