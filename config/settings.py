@@ -93,12 +93,41 @@ TEMPLATES = [
     },
 ]
 
+_CONNECTIONS = validate.Range(min=0, error="{input!r} is not a whole number of 0 or more")
 DATABASES = {
     "default": dj_database_url.parse(
         env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        conn_max_age=env.int("DATABASE_CONN_MAX_AGE", default=0),
+        conn_max_age=env.int("DATABASE_CONN_MAX_AGE", default=0, validate=_CONNECTIONS),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Reused connections on PostgreSQL: a pool per process (psycopg_pool,
+    # Django's OPTIONS["pool"]), at most DATABASE_POOL connections, not
+    # CONN_MAX_AGE. daphne is an ASGI server: its HTTP views run each request
+    # in a thread of its own, so a connection kept for reuse (CONN_MAX_AGE)
+    # stays with a thread that is gone and the next request opens another
+    # (Django's docs: under ASGI, disable persistent connections and use the
+    # backend's pool). The consumers' database work runs on one thread per
+    # process (channels' database_sync_to_async), which closes the
+    # connection before and after each call: with the pool, "closing" hands
+    # it back and the next call takes it again, no new connection each time.
+    # Celery's prefork workers close the pool at every task boundary (celery
+    # #10554) and close plain connections after every task whatever
+    # CONN_MAX_AGE says: a connection per task either way, so one connection
+    # (min_size=1) is all the pool opens there. Health checks: the pool checks
+    # a connection before lending it, so one broken by a PostgreSQL restart
+    # is replaced instead of failing a request. DATABASE_POOL=0 turns the pool
+    # off, and only then may DATABASE_CONN_MAX_AGE keep connections (Django
+    # refuses both at once).
+    _pool_size = env.int("DATABASE_POOL", default=10, validate=_CONNECTIONS)
+    if _pool_size and DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured(
+            "DATABASE_CONN_MAX_AGE needs DATABASE_POOL=0: a connection pool (DATABASE_POOL, the default on "
+            "PostgreSQL) and persistent connections exclude each other"
+        )
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if _pool_size:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _pool_size}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction begins, so two moves
     # for one game queue up instead of failing with "database is locked".

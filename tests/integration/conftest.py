@@ -17,21 +17,30 @@
   when a test fails. They are stopped with SIGTERM, then SIGKILL after a
   timeout; each runs in its own process group and is also killed by the
   kernel if the pytest process dies (PR_SET_PDEATHSIG).
-- Database work of the tests (creating users and tables, reading moves)
-  runs in `python -c HELPER_SCRIPT ...` child processes with the same
-  environment; they print one JSON line.
+- Database work of the tests (creating users and tables, reading moves,
+  logging players in) runs in `python -c HELPER_SCRIPT ...` child processes
+  with the same environment; they print one JSON line.
+- PostgreSQL instead of the SQLite file: `postgres_database`, a throwaway
+  database on the server of TEST_DATABASE_URL (skipped without it, failed
+  when CI=true), passed to `migrated_stack(..., database_url=...)`.
+- Browsers' WebSockets: `game_socket` opens a game page's socket the way the
+  page does (session cookie, Origin of the site), with the `websockets`
+  client; `receive` waits for a frame of one type.
 """
 
 import ctypes
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -58,7 +67,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay import services
-from gameplay.models import Game, Move
+from gameplay.models import Game, Move, Seat
 
 
 def iso(value):
@@ -74,7 +83,8 @@ def snapshot(game_id):
             for m in Move.objects.filter(game_id=game_id).order_by("seq")
         ]
         seats = [
-            {"position": s.position, "reserve_seconds_left": s.reserve_seconds_left, "deadline": iso(s.deadline),
+            {"position": s.position, "username": s.user.username if s.user_id else None,
+             "reserve_seconds_left": s.reserve_seconds_left, "deadline": iso(s.deadline),
              "in_reserve": s.in_reserve, "clock_started_at": iso(s.clock_started_at), "auto_streak": s.auto_streak}
             for s in game.seats.order_by("position")
         ]
@@ -113,6 +123,38 @@ def snapshots(game_ids):
         return {str(game_id): snapshot(game_id) for game_id in game_ids}
 
 
+def sessions(usernames):
+    """A database session for each user, as logging in stores it: {username: the Cookie header's value}."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    cookies = {}
+    for user in get_user_model().objects.filter(username__in=usernames):
+        store = import_module(settings.SESSION_ENGINE).SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        cookies[user.username] = f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
+    return cookies
+
+
+def new_game_with_deadline_copies(tag, move_seconds, reserve_seconds, queues):
+    """new_game, then at once one more deadline task of its first deadline on
+    each of `queues` (besides the one its start queued), due at that deadline:
+    the snapshot, with "copies": {queue: task id}."""
+    from gameplay.tasks import enforce_deadlines
+
+    game = new_game(tag, move_seconds, reserve_seconds)
+    deadline = min(Seat.objects.filter(game_id=game["game"], deadline__isnull=False).values_list("deadline", flat=True))
+    game["copies"] = {queue: enforce_deadlines.apply_async((game["game"], game["version"]), eta=deadline,
+                                                           queue=queue).id
+                      for queue in queues}
+    return game
+
+
 def abort_active():
     """Stop every running table (and so its clocks), to leave nothing ticking for the next test."""
     aborted = []
@@ -123,6 +165,7 @@ def abort_active():
 
 
 OPS = {"new_game": new_game, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
+       "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
        "abort_active": abort_active}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
 '''
@@ -148,6 +191,7 @@ class Process:
     name: str
     proc: subprocess.Popen
     log_path: Path
+    terminated: bool = False
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -161,10 +205,16 @@ class Process:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=STOP_SECONDS)
 
+    def terminate(self) -> None:
+        """SIGTERM (a warm shutdown), without waiting; `stop` then waits for it."""
+        if self.running() and not self.terminated:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.terminated = True
+
     def stop(self) -> None:
         if self.running():
             try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.terminate()
                 self.proc.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -188,6 +238,7 @@ class CeleryStack:
     processes: list[Process] = field(default_factory=list)
     worker: Process | None = None
     beat: Process | None = None
+    _starting: list | None = None  # inside `together()`: (process, ready) still to wait for
 
     # -- processes ----------------------------------------------------------
 
@@ -197,7 +248,7 @@ class CeleryStack:
 
     def start_process(self, name: str, python_args: list[str], ready) -> Process:
         """`python *python_args` with the stack's environment, its output in NAME.log;
-        returns once `ready(process)` is true."""
+        returns once `ready(process)` is true (inside `together()`: at once)."""
         log_path = self.workdir / f"{name}.log"
         with open(log_path, "wb") as log:
             proc = subprocess.Popen(
@@ -207,24 +258,53 @@ class CeleryStack:
             )
         process = Process(name, proc, log_path)
         self.processes.append(process)
-        give_up = time.monotonic() + START_SECONDS
-        while not ready(process):
-            if not process.running():
-                raise RuntimeError(f"{name} exited with {proc.returncode}:\n{_tail(log_path)}")
-            if time.monotonic() > give_up:
-                raise RuntimeError(f"{name} was not ready within {START_SECONDS}s:\n{_tail(log_path)}")
-            time.sleep(0.1)
+        if self._starting is not None:
+            self._starting.append((process, ready))
+        else:
+            self._wait_until_ready([(process, ready)])
         return process
 
-    def start_worker(self) -> Process:
-        assert self.worker is None or not self.worker.running(), "a worker is already running"
+    @contextmanager
+    def together(self):
+        """Processes started inside the block start side by side; the block's
+        end waits until every one of them is ready."""
+        assert self._starting is None, "already starting processes together"
+        self._starting = []
+        try:
+            yield
+            self._wait_until_ready(self._starting)
+        finally:
+            self._starting = None
+
+    @staticmethod
+    def _wait_until_ready(starting: list) -> None:
+        give_up = time.monotonic() + START_SECONDS
+        waiting = list(starting)
+        while waiting:
+            for process, ready in list(waiting):
+                if ready(process):
+                    waiting.remove((process, ready))
+                elif not process.running():
+                    raise RuntimeError(
+                        f"{process.name} exited with {process.proc.returncode}:\n{_tail(process.log_path)}")
+                elif time.monotonic() > give_up:
+                    raise RuntimeError(f"{process.name} was not ready within {START_SECONDS}s:\n"
+                                       f"{_tail(process.log_path)}")
+            if waiting:
+                time.sleep(0.1)
+
+    def start_worker(self, *, alongside: bool = False, pool: str = "solo", queues: tuple[str, ...] = ()) -> Process:
+        """A worker (`worker`: the last one started). `alongside`: next to a running
+        one, both taking tasks from the same queue; `pool`: Celery's (production
+        runs prefork); `queues`: queues of its own that it consumes too."""
+        if not alongside:
+            assert self.worker is None or not self.worker.running(), "a worker is already running"
         number = sum(p.name.startswith("worker") for p in self.processes) + 1
-        self.worker = self._start(
-            f"worker{number}",
-            ["worker", "--loglevel=INFO", "--pool=solo", "--concurrency=1", "-n", f"worker{number}@%h",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            ready_marker=" ready.",
-        )
+        args = ["worker", "--loglevel=INFO", f"--pool={pool}", "--concurrency=1", "-n", f"worker{number}@%h",
+                "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        if queues:
+            args += ["-Q", ",".join(["celery", *queues])]
+        self.worker = self._start(f"worker{number}", args, ready_marker=" ready.")
         return self.worker
 
     def start_beat(self) -> Process:
@@ -250,6 +330,9 @@ class CeleryStack:
         return process, port
 
     def stop_all(self) -> None:
+        """Every process told to stop at once, then waited for."""
+        for process in reversed(self.processes):
+            process.terminate()
         for process in reversed(self.processes):
             process.stop()
 
@@ -280,12 +363,12 @@ class CeleryStack:
             client.close()
 
 
-def process_env(workdir: Path, redis_url: str) -> dict:
+def process_env(workdir: Path, redis_url: str, database_url: str | None = None) -> dict:
     env = dict(os.environ)
     env.pop("EMBEDDED_REDIS", None)
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{workdir / 'db.sqlite3'}",
         "DATABASE_CONN_MAX_AGE": "0",
         "REDIS_URL": redis_url,
         # Explicit, so that nothing in .env can turn the real queue into an eager one.
@@ -301,9 +384,10 @@ def process_env(workdir: Path, redis_url: str) -> dict:
     return env
 
 
-def migrated_stack(workdir: Path, redis_url: str) -> CeleryStack:
-    """A stack with its database migrated and no process started yet."""
-    env = process_env(workdir, redis_url)
+def migrated_stack(workdir: Path, redis_url: str, database_url: str | None = None) -> CeleryStack:
+    """A stack with its database (an SQLite file in `workdir`, or `database_url`)
+    migrated and no process started yet."""
+    env = process_env(workdir, redis_url, database_url)
     migrated = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
@@ -311,6 +395,20 @@ def migrated_stack(workdir: Path, redis_url: str) -> CeleryStack:
     if migrated.returncode != 0:
         raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
     return CeleryStack(workdir=workdir, env=env, redis_url=redis_url)
+
+
+def redis_database(redis_url: str, number: int) -> str:
+    """The URL of database `number` of the server at `redis_url`, emptied: no
+    queued task, group or counter left from before."""
+    import redis
+
+    url = redis_url.rsplit("/", 1)[0] + f"/{number}"
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return url
 
 
 def running_stack(workdir: Path, redis_url: str):
@@ -392,15 +490,34 @@ def own_redis(tmp_path_factory):
 @pytest.fixture(scope="module")
 def celery_stack(tmp_path_factory, redis_url):
     """A migrated SQLite file, a Celery worker and beat, for the module's tests."""
-    import redis
-
     workdir = tmp_path_factory.mktemp("celery-stack")
     # A Redis database of its own (the channel-layer tests use 0), emptied: no queued task from before.
-    url = redis_url.rsplit("/", 1)[0] + f"/{CELERY_REDIS_DB}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-    yield from running_stack(workdir, url)
+    yield from running_stack(workdir, redis_database(redis_url, CELERY_REDIS_DB))
+
+
+@pytest.fixture(scope="module")
+def postgres_database():
+    """A throwaway database on the PostgreSQL server of TEST_DATABASE_URL (its
+    URL), created empty and dropped afterwards. Skipped without
+    TEST_DATABASE_URL, except on CI (CI=true), where that fails."""
+    import psycopg
+
+    server = os.environ.get("TEST_DATABASE_URL", "")
+    if not server:
+        if os.environ.get("CI") == "true":
+            pytest.fail("TEST_DATABASE_URL is not set: CI runs the PostgreSQL tests")
+        pytest.skip("needs PostgreSQL: set TEST_DATABASE_URL=postgres://…")
+    parts = urlsplit(server)
+    name = f"kitchen_integration_{os.getpid()}_{secrets.token_hex(3)}"
+    # Created and dropped from the server's maintenance database: the one in the URL need not exist.
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(maintenance, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
@@ -418,3 +535,31 @@ def stack(celery_stack):
             celery_stack.helper("abort_active")
         finally:
             print(celery_stack.logs())
+
+
+# -- WebSockets, as the game page opens them ---------------------------------------
+
+SOCKET_SECONDS = 10
+
+
+def game_socket(port: int, game_id: int, cookie: str | None = None):
+    """The socket of the game page `/games/<id>/` served by daphne on `port`:
+    the session cookie (a player; None: a visitor) and the site's Origin, as a
+    browser sends them. Like a page, the client sends no WebSocket pings of its
+    own (daphne's pings are answered). Use it in a `with` block (websockets 17
+    deprecates a connection opened otherwise)."""
+    from websockets.sync.client import connect
+
+    return connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}/", origin=f"http://127.0.0.1:{port}",
+                   additional_headers={"Cookie": cookie} if cookie else None,
+                   open_timeout=SOCKET_SECONDS, close_timeout=2, ping_interval=None)
+
+
+def receive(ws, kind: str, seconds: float = SOCKET_SECONDS, **fields) -> dict:
+    """The next frame of type `kind` (whose `fields` have those values), skipping
+    others; TimeoutError if none comes within `seconds`."""
+    give_up = time.monotonic() + seconds
+    while True:
+        frame = json.loads(ws.recv(timeout=max(0.0, give_up - time.monotonic())))
+        if frame.get("type") == kind and all(frame.get(key) == value for key, value in fields.items()):
+            return frame
