@@ -281,6 +281,11 @@ async def close_busy(consumer) -> None:
 
 # PostgreSQL's SQLSTATEs for "try again": serialization failure, deadlock,
 # lock not available, statement or lock timeout (query canceled), too many connections.
+try:  # PostgreSQL's connection pool (DATABASE_POOL)
+    from psycopg_pool import PoolTimeout
+except ImportError:
+    PoolTimeout = None
+
 _BUSY_SQLSTATES = {"40001", "40P01", "55P03", "57014", "53300"}
 _BUSY_SQLITE = ("database is locked", "database table is locked", "database schema is locked", "database is busy")
 
@@ -294,6 +299,8 @@ def database_busy(exc: BaseException) -> bool:
         return False
     cause = exc.__cause__ or exc
     if (getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)) in _BUSY_SQLSTATES:  # psycopg 3 or 2
+        return True
+    if PoolTimeout is not None and isinstance(cause, PoolTimeout):  # every pooled connection is in use
         return True
     text = str(cause).lower()
     return any(fragment in text for fragment in _BUSY_SQLITE)

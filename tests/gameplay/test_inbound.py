@@ -126,6 +126,11 @@ def test_a_locked_or_busy_database_is_told_from_a_broken_one():
     wrapped = OperationalError("canceling statement due to lock timeout")
     wrapped.__cause__ = LockNotAvailable()
     assert inbound.database_busy(wrapped)
+    from psycopg_pool import PoolTimeout
+
+    pool_full = OperationalError("couldn't get a connection after 30.00 sec")
+    pool_full.__cause__ = PoolTimeout("couldn't get a connection after 30.00 sec")
+    assert inbound.database_busy(pool_full)  # PostgreSQL's pool had no free connection
     assert not inbound.database_busy(OperationalError("no such table: gameplay_game"))
     assert not inbound.database_busy(OperationalError("disk I/O error"))
     assert not inbound.database_busy(ValueError("database is locked"))
