@@ -19,7 +19,7 @@ from accounts import limits
 from accounts.forms import ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
-from gameplay.views import my_games
+from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
 from gameplay.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -28,7 +28,6 @@ logger = logging.getLogger(__name__)
 # which backend vouched for a user that was not authenticate()d.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
-PAST = [Game.Status.FINISHED, Game.Status.ABORTED]
 LIST_LIMIT = 50
 LATEST_FIRST = F("game__finished_at").desc(nulls_last=True)
 
@@ -81,10 +80,19 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    seats = Seat.objects.filter(user=request.user).select_related("game")
-    current = my_games(request.user)
-    past = seats.filter(game__status__in=PAST).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT]
-    context = {"current": current, "past": past, **vacation_context(request.user)}
+    """The user's settings and his games, a page of each list: the current
+    ones (those waiting for his move first; query parameter `current`) and
+    the finished ones (the newest first; `page`). No game's state is loaded,
+    and the lists are counted and ordered from indexes (gameplay.views.seats_page)."""
+    current = seats_page(request, my_games_seats(request.user), param="current", anchor="current-games")
+    # Finished or aborted: every game that is not current (fewer to exclude than to include).
+    past = Seat.objects.filter(user=request.user).exclude(game_id__in=current_game_ids()).order_by("-game_id")
+    context = {
+        "current": my_games_rows(current),
+        "current_page": current,
+        "past": seats_page(request, past, param="page", anchor="finished-games"),
+        **vacation_context(request.user),
+    }
     return render(request, "accounts/profile.html", context)
 
 

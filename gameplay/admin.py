@@ -1,18 +1,40 @@
 """Moderators work here: every model with useful lists, filters and search;
-a game can be aborted with a recorded reason; its move log is read-only."""
+a game can be aborted with a recorded reason; its move log is read-only.
+
+Every list and change page runs the same few queries however large the
+tables grow: related rows come in the same query (select_related, with the
+game's `state` left out: lists never need it) or in one prefetch, the default
+orders follow an index, filters offer values the code knows instead of
+selecting the distinct ones from the table, no list counts the whole table a
+second time (show_full_result_count), and a game's page shows its last moves
+and links to the full move list instead of a form row per move.
+"""
+
+import copy
+import json
 
 from django.contrib import admin, messages
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import EmptyResultSet
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.formats import localize
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from gameplay import services
+from gameplay.clocks import PRESETS
+from gameplay.engine import ENGINES
 from gameplay.forms import AbortForm
+from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
+
+RECENT_MOVES = 20  # the moves a game's admin page shows; the move list has them all
 
 
 class SafeChangeList(ChangeList):
@@ -49,8 +71,30 @@ class SafeChangeList(ChangeList):
 
 
 class ModeratorAdmin(admin.ModelAdmin):
+    # The filtered count is enough: no second count of the whole table.
+    show_full_result_count = False
+
     def get_changelist(self, request, **kwargs):
         return SafeChangeList
+
+
+def known_values_filter(values):
+    """A list filter offering the values the code knows (`values()`: pairs
+    of value and label) for a field without choices: Django's default for
+    such a field (AllValuesFieldListFilter) selects the distinct values from
+    the whole table on every page of the list."""
+
+    class KnownValuesFilter(admin.ChoicesFieldListFilter):
+        def __init__(self, field, request, params, model, model_admin, field_path):
+            field = copy.copy(field)
+            field.choices = list(values())
+            super().__init__(field, request, params, model, model_admin, field_path)
+
+    return KnownValuesFilter
+
+
+EngineFilter = known_values_filter(lambda: [(slug, engine_name(engine)) for slug, engine in ENGINES.items()])
+TimePresetFilter = known_values_filter(lambda: [(slug, preset.label) for slug, preset in PRESETS.items()])
 
 
 class SeatInline(admin.TabularInline):
@@ -63,29 +107,21 @@ class SeatInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
-
-class MoveInline(admin.TabularInline):
-    model = Move
-    extra = 0
-    fields = ["seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
-    readonly_fields = fields
-    can_delete = False
-    ordering = ["seq"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
 
 
 @admin.register(Game)
 class GameAdmin(ModeratorAdmin):
     list_display = ["id", "engine", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
-    list_filter = ["status", "engine", "is_private", "time_preset"]
+    list_filter = ["status", ("engine", EngineFilter), "is_private", ("time_preset", TimePresetFilter), "created_at"]
     search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
     readonly_fields = ["engine", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
-                       "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "abort_link"]
+                       "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "abort_link",
+                       "recent_moves"]
     fields = readonly_fields + ["is_private"]
-    inlines = [SeatInline, MoveInline]
-    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    ordering = ["-id"]  # the newest first, along the primary key (as -created_at, which has no index)
 
     @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
@@ -98,8 +134,31 @@ class GameAdmin(ModeratorAdmin):
         return format_html('<a class="button" href="{}">{}</a>', reverse("admin:gameplay_game_abort", args=[game.pk]),
                            _("Abort this game…"))
 
+    @admin.display(description=_("moves"))
+    def recent_moves(self, game: Game) -> str:
+        """The game's last moves (one query) and a link to all of them in the move list."""
+        moves = list(game.moves.select_related("user").order_by("-seq")[:RECENT_MOVES])[::-1]
+        url = reverse("admin:gameplay_move_changelist") + "?" + urlencode({"game__id__exact": game.pk})
+        link = format_html('<p><a href="{}">{}</a></p>', url, _("All the moves of this game"))
+        if not moves:
+            return link
+        head = format_html("<tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+                           _("seat"), _("action"), _("by"), _("player"), _("time"))
+        rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+            (m.seq, "—" if m.position is None else m.position, json.dumps(m.action, ensure_ascii=False),
+             m.get_by_display(), m.user or "—", localize(localtime(m.created_at))) for m in moves
+        ))
+        caption = ngettext("The last %(n)s move", "The last %(n)s moves", len(moves)) % {"n": len(moves)}
+        return format_html("{}<table><caption>{}</caption><thead>{}</thead><tbody>{}</tbody></table>",
+                           link, caption, head, rows)
+
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("created_by").prefetch_related("seats__user")
+        return (
+            super().get_queryset(request)
+            .defer("state")
+            .select_related("created_by", "aborted_by")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        )
 
     def get_urls(self):
         return [path("<int:game_id>/abort/", self.admin_site.admin_view(self.abort_view), name="gameplay_game_abort")] + super().get_urls()
@@ -122,20 +181,32 @@ class GameAdmin(ModeratorAdmin):
         return render(request, "admin/gameplay/game/abort.html", context)
 
 
+class GameRowsAdmin(ModeratorAdmin):
+    """The lists of rows that belong to a game: each row's game and user come
+    in the same query, the game without its state."""
+
+    list_select_related = ["game", "user"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.list_select_related).defer("game__state")
+
+
 @admin.register(Seat)
-class SeatAdmin(ModeratorAdmin):
+class SeatAdmin(GameRowsAdmin):
     list_display = ["game", "position", "user", "is_bot", "deadline", "place", "points"]
-    list_filter = ["is_bot", "game__engine", "game__status"]
+    list_filter = ["is_bot", ("game__engine", EngineFilter), "game__status"]
     search_fields = ["user__username", "user__display_name", "game__id"]
     raw_id_fields = ["game", "user"]
+    ordering = ["-game_id", "position"]  # the newest game first, along the (game, position) index
 
 
 @admin.register(Move)
-class MoveAdmin(ModeratorAdmin):
+class MoveAdmin(GameRowsAdmin):
     list_display = ["game", "seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
-    list_filter = ["by", "game__engine"]
+    list_filter = ["by", ("game__engine", EngineFilter)]
     search_fields = ["game__id", "user__username"]
     readonly_fields = [f.name for f in Move._meta.fields]
+    ordering = ["-game_id", "seq"]  # the newest game first, its moves in order, along the (game, seq) index
 
     def has_add_permission(self, request):
         return False
@@ -148,10 +219,11 @@ class MoveAdmin(ModeratorAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ModeratorAdmin):
+class ChatMessageAdmin(GameRowsAdmin):
     list_display = ["game", "user", "text", "hidden", "created_at"]
     list_filter = ["hidden"]
     search_fields = ["text", "user__username", "game__id"]
+    ordering = ["-id"]  # the newest first
     readonly_fields = ["game", "user", "text", "created_at"]
     fields = ["game", "user", "text", "created_at", "hidden"]
     actions = ["hide", "show"]

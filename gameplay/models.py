@@ -86,6 +86,10 @@ class Game(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
+        indexes = [
+            # The lobby's open tables and games in play, the newest first.
+            models.Index(fields=["status", "created_at"], name="game_status_created"),
+        ]
 
     def save(self, *args, **kwargs):
         if not self.seed_sha256:
@@ -170,6 +174,11 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["game", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
             ),
+        ]
+        indexes = [
+            # A player's games (lobby, profile, badge) counted and ordered
+            # from the index alone, however many he has played.
+            models.Index(fields=["user", "game", "deadline"], name="seat_user_game_deadline"),
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db import OperationalError
-from django.db.models import Count, Q
+from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -11,35 +13,97 @@ from gameplay import inbound, services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 from scoresheets.sheets import sheet_context
 
 INVITES_SESSION_KEY = "invited_games"
 
 
+CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
+GAMES_PER_PAGE = 20
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
+    # Lists never load a game's state: it is the largest column by far. The
+    # seats are counted for the 50 tables shown only (not grouped over all).
+    taken = (
+        Seat.objects.filter(Q(user__isnull=False) | Q(is_bot=True), game=OuterRef("pk"))
+        .order_by().values("game").annotate(n=Count("*")).values("n")
+    )
     open_tables = (
         Game.objects.filter(status=Game.Status.OPEN, is_private=False)
-        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
+        .defer("state")
+        .annotate(taken=Coalesce(Subquery(taken), 0))
         .select_related("created_by")[:50]
     )
     context = {"open_tables": open_tables, "form": NewGameForm(), "my_games": []}
     if request.user.is_authenticated:
-        context["my_games"] = my_games(request.user)
-        context["public_games"] = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)[:20]
+        page = seats_page(request, my_games_seats(request.user), anchor="my-games")
+        context["my_games"] = my_games_rows(page)
+        context["my_games_page"] = page
+        public = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)
+        context["public_games"] = public.only("id", "engine")[:20]
     return render(request, "gameplay/lobby.html", context)
 
 
-def my_games(user) -> list[dict]:
-    """The user's open and active games, those waiting for his move first."""
-    rows = []
-    games = Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).distinct()
-    for game in games.prefetch_related("seats__user"):
-        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-        my_turn = game.status == Game.Status.ACTIVE and seat.deadline is not None  # his clock runs
-        rows.append({"game": game, "seat": seat, "my_turn": my_turn})
-    rows.sort(key=lambda r: (not r["my_turn"], r["game"].status != Game.Status.ACTIVE, -r["game"].pk))
-    return rows
+def current_game_ids() -> QuerySet:
+    """The ids of the open and active games (from the index on Game.status)."""
+    return Game.objects.filter(status__in=CURRENT).values("id")
+
+
+def my_games_seats(user) -> QuerySet[Seat]:
+    """The user's seats at his open and active tables, in the order the lists
+    show them: the games waiting for his move (his clock runs) first, then
+    the other games in play, then the open tables, the newest first in each.
+    Filtering and ordering read indexes only (Seat's user-game-deadline
+    index, Game's status index), never a game's row: seats_page loads the
+    rows of one page."""
+    active = Game.objects.filter(status=Game.Status.ACTIVE).values("id")
+    return (
+        Seat.objects.filter(user=user, game_id__in=current_game_ids())
+        .annotate(
+            my_turn=Case(When(Q(deadline__isnull=False, game_id__in=active), then=Value(1)), default=Value(0)),
+            in_play=Case(When(game_id__in=active, then=Value(1)), default=Value(0)),
+        )
+        .order_by("-my_turn", "-in_play", "-game_id")
+    )
+
+
+def my_games_rows(seats) -> list[dict]:
+    """Rows of the "my games" table (gameplay/_my_games.html) from seats with their games."""
+    return [{"game": seat.game, "seat": seat, "my_turn": seat.game.status == Game.Status.ACTIVE and
+             seat.deadline is not None} for seat in seats]
+
+
+def paginated(request: HttpRequest, items, param: str = "page", per_page: int = GAMES_PER_PAGE,
+              anchor: str = "") -> Page:
+    """One page of `items` (Django's Paginator) for the query parameter
+    `param`: a missing or malformed number gives the first page, one out of
+    range the last. `page.previous_url` and `page.next_url` link to its
+    neighbours ("" at either end), keeping the request's other parameters;
+    `anchor` is the id of the list on the page they scroll to."""
+    page = Paginator(items, per_page).get_page(request.GET.get(param))
+    fragment = f"#{anchor}" if anchor else ""
+
+    def url(number: int) -> str:
+        query = request.GET.copy()
+        query[param] = str(number)
+        return f"?{query.urlencode()}{fragment}"
+
+    page.previous_url = url(page.previous_page_number()) if page.has_previous() else ""
+    page.next_url = url(page.next_page_number()) if page.has_next() else ""
+    return page
+
+
+def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page", anchor: str = "") -> Page:
+    """One page of `seats` (see paginated), each with its game (without its
+    state): the count and the page's ids come from `seats` as it is, then one
+    query loads those seats, so that ordering a long list reads no game rows."""
+    page = paginated(request, seats.values_list("pk", flat=True), param, anchor=anchor)
+    ids = list(page.object_list)
+    loaded = Seat.objects.select_related("game").defer("game__state").in_bulk(ids)
+    page.object_list = [loaded[pk] for pk in ids if pk in loaded]
+    return page
 
 
 @login_required

@@ -4,15 +4,18 @@ Each game kind has its own template (`scoresheets/<kind>.html`); this module
 only orders the columns the way players write them on paper.
 """
 
+from django.db.models import Prefetch, Q
+
 from gameplay.engine import get_engine
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 
 
 def sheet_context(game: Game) -> dict | None:
     if game.state is None:
         return None
     sheet = get_engine(game.engine).sheet(game.state)
-    names = {s.position: str(s.player_name) for s in game.seats.select_related("user")}
+    seats = list(game.seats.select_related("user"))
+    names = {s.position: str(s.player_name) for s in seats}
     order = sheet.get("order") or sorted(names)
     totals = sheet.get("totals") or sheet.get("result") or []
     return {
@@ -26,16 +29,33 @@ def sheet_context(game: Game) -> dict | None:
             {"position": p, "name": names.get(p, "?"), "points": totals[p] if p < len(totals) else None}
             for p in sheet.get("ranking") or []
         ],
-        "series": series_rows(game, order),
+        "series": series_rows(game, order, seats),
     }
 
 
-def series_rows(game: Game, order: list[int]) -> dict:
+def series_games(game: Game, seats: list[Seat]) -> list[tuple[Game, list[Seat]]]:
+    """Every game of `game`'s series so far, in order, each with its seats
+    (`seats`: those of `game`): two queries whatever the series' length, none
+    for a game that is no series."""
+    if game.series_first_id is None and game.series_length <= 1:
+        return [(game, seats)]
+    first_id = game.series_first_id or game.pk
+    others = (
+        Game.objects.filter(Q(pk=first_id) | Q(series_first_id=first_id))
+        .exclude(pk=game.pk)
+        .only("id", "engine", "status", "state", "series_number")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("id", "game_id", "position", "points")))
+    )
+    games = [(other, list(other.seats.all())) for other in others] + [(game, seats)]
+    return sorted(games, key=lambda pair: pair[0].series_number)
+
+
+def series_rows(game: Game, order: list[int], seats: list[Seat]) -> dict:
     """The series table: one row per game with each player's points, and the totals."""
     rows, totals = [], [0.0] * len(order)
-    for number, item in enumerate(game.series(), start=1):
-        seats = {s.position: s for s in item.seats.all()}
-        points = [seats[p].points if p in seats else None for p in order]
+    for number, (item, item_seats) in enumerate(series_games(game, seats), start=1):
+        by_position = {s.position: s for s in item_seats}
+        points = [by_position[p].points if p in by_position else None for p in order]
         for i, value in enumerate(points):
             totals[i] += value or 0
         outcome = item.state and item.status == Game.Status.FINISHED and get_engine(item.engine).outcome(item.state)
