@@ -38,3 +38,19 @@ PRODUCTION_LIKE = {
 def production_like_environment() -> dict[str, str]:
     """PRODUCTION_LIKE, each value overridden by the environment's own if set."""
     return {name: os.environ.get(name) or value for name, value in PRODUCTION_LIKE.items()}
+
+
+def session_cookie(user) -> str:
+    """A database session for `user`, as logging in stores it; returns the
+    Cookie header's value (`sessionid=…`) that authenticates a client as him."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = user._meta.pk.value_to_string(user)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
