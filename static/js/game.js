@@ -52,9 +52,16 @@
     } else if (msg.type === "chat") {
       chat.add(msg.message);
     } else if (msg.type === "ack") {
-      pending = null;
       if (busyTries) showError(""); // the "busy, sending again" note: the move went through
       busyTries = 0;
+      if (msg.version > current.version) {
+        // The move is in; its new state may come a moment after this answer. The state
+        // clears `pending` (above); if it was lost on the way, ask for it.
+        const acked = pending;
+        setTimeout(() => { if (pending === acked && current.version < msg.version) { pending = null; sync(); render(); } }, 3000);
+        return;
+      }
+      pending = null;
       render();
     } else if (msg.type === "error") {
       if (msg.code === "busy" && pending && (!msg.move_id || msg.move_id === pending.move_id) && retryBusy()) return;
