@@ -3,6 +3,9 @@
 import importlib
 import os
 import platform
+import shutil
+import subprocess
+import sys
 
 
 def environment_line(redis_url: str, packages: list[tuple[str, str]]) -> str:
@@ -54,3 +57,28 @@ def session_cookie(user) -> str:
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Terminate a child process (a Redis server, a daphne), killed if it has not ended in `timeout` s."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def remove_temp(tmpdir, keep: bool = False) -> None:
+    """The benchmark's temporary directory: removed, or kept and named (`--keep-temp`)."""
+    if keep:
+        print(f"... kept {tmpdir}", file=sys.stderr, flush=True)
+    else:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def websocket_origin() -> str:
+    """An Origin header the settings' ALLOWED_HOSTS accept (after django.setup())."""
+    from django.conf import settings
+
+    host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "127.0.0.1")
+    return f"http://{host}"

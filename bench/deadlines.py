@@ -35,7 +35,7 @@ from pathlib import Path
 
 from celery import shared_task
 
-from bench.common import environment_line, production_like_environment
+from bench.common import environment_line, production_like_environment, remove_temp, stop_process
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -805,15 +805,8 @@ def main(argv=None) -> int:
 
             connections.close_all()
         if redis_proc is not None:
-            redis_proc.terminate()
-            try:
-                redis_proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                redis_proc.kill()
-        if args.keep_temp:
-            progress(f"kept {tmpdir}")
-        else:
-            shutil.rmtree(tmpdir, ignore_errors=True)
+            stop_process(redis_proc)
+        remove_temp(tmpdir, args.keep_temp)
 
 
 if __name__ == "__main__":

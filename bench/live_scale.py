@@ -121,7 +121,6 @@ import multiprocessing
 import os
 import random
 import resource
-import shutil
 import signal
 import socket
 import statistics
@@ -134,7 +133,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.common import environment_line, production_like_environment, session_cookie
+from bench.common import (environment_line, production_like_environment, remove_temp, session_cookie, stop_process,
+                          websocket_origin)
 from bench.move_roundtrip import configure_django, create_database, destroy_database, new_game, progress
 from config.embedded_redis import free_port, start_server
 
@@ -1019,11 +1019,9 @@ def main(argv=None) -> int:
         progress("creating and migrating the benchmark database")
         old_db_name = create_database(tmpdir)
 
-        from django.conf import settings
         from django.db import connections
 
-        host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "127.0.0.1")
-        origin = f"http://{host}"
+        origin = websocket_origin()
         env_line = environment_line(redis_url, [("channels", "channels"), ("channels_redis", "channels_redis"),
                                                 ("daphne", "daphne"), ("websockets", "websockets")])
         db_url = database_url()
@@ -1051,15 +1049,8 @@ def main(argv=None) -> int:
         if old_db_name is not None:
             destroy_database(old_db_name)
         if redis_proc is not None:
-            redis_proc.terminate()
-            try:
-                redis_proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                redis_proc.kill()
-        if args.keep_temp:
-            progress(f"kept {tmpdir}")
-        else:
-            shutil.rmtree(tmpdir, ignore_errors=True)
+            stop_process(redis_proc)
+        remove_temp(tmpdir, args.keep_temp)
 
 
 if __name__ == "__main__":

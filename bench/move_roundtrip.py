@@ -22,9 +22,7 @@ import json
 import math
 import os
 import random
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +30,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.common import environment_line, production_like_environment
+from bench.common import environment_line, production_like_environment, remove_temp, stop_process, websocket_origin
 from config.embedded_redis import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -560,11 +558,9 @@ def main(argv=None) -> int:
         old_db_name = create_database(tmpdir)
 
         from channels.db import database_sync_to_async
-        from django.conf import settings
         from django.db import connections
 
-        host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "127.0.0.1")
-        origin = f"http://{host}".encode()
+        origin = websocket_origin().encode()
         env_line = environment_line(redis_url, [("channels", "channels"), ("channels_redis", "channels_redis")])
         users, cookies = make_players()
         length = game_length(seed=1)
@@ -587,12 +583,8 @@ def main(argv=None) -> int:
         if old_db_name is not None:
             destroy_database(old_db_name)
         if redis_proc is not None:
-            redis_proc.terminate()
-            try:
-                redis_proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                redis_proc.kill()
-        shutil.rmtree(tmpdir, ignore_errors=True)
+            stop_process(redis_proc)
+        remove_temp(tmpdir)
 
 
 if __name__ == "__main__":
