@@ -160,6 +160,9 @@ class GameAdmin(ModeratorAdmin):
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         )
 
+    def has_add_permission(self, request):
+        return False  # a table is opened on the site (the new-table form), which deals and seats it
+
     def get_urls(self):
         return [path("<int:game_id>/abort/", self.admin_site.admin_view(self.abort_view), name="gameplay_game_abort")] + super().get_urls()
 
