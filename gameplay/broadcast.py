@@ -140,14 +140,13 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if not isinstance(game, Game):
-        from gameplay.services.base import with_seats
+    from gameplay.services.base import seats_loaded, with_seats
 
+    if not isinstance(game, Game):
         game = with_seats(Game.objects.all()).filter(pk=game).first()
         if game is None:
             return
-    loaded = "seats" in getattr(game, "_prefetched_objects_cache", {})
-    seats = list(game.seats.all() if loaded else game.seats.select_related("user"))
+    seats = list(game.seats.all() if seats_loaded(game) else game.seats.select_related("user"))
     languages = {s.position: s.user.language for s in seats if s.user_id}
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)

@@ -88,10 +88,15 @@ def _load_seats(game: Game) -> None:
     game._prefetched_objects_cache = {"seats": cached}
 
 
+def seats_loaded(game: Game) -> bool:
+    """Whether `game.seats.all()` reads no database (`locked_game(..., seats=True)`, `with_seats`)."""
+    return "seats" in getattr(game, "_prefetched_objects_cache", {})
+
+
 def seat_of(game: Game, user) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+    if seats_loaded(game):
         return next((s for s in game.seats.all() if s.user_id == user.pk), None)
     return game.seats.filter(user=user).first()
 
@@ -110,7 +115,7 @@ def save_seats(seats: list[Seat], fields: list[str]) -> None:
     model_fields = [Seat._meta.get_field(name) for name in fields]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
-    sql = f"UPDATE {quote(Seat._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
+    sql = f"UPDATE {quote(Seat._meta.db_table)} SET {assignments} WHERE {quote(Seat._meta.pk.column)} = %s"
     rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in model_fields] + [seat.pk]
             for seat in seats]
     with connection.cursor() as cursor:

@@ -266,15 +266,21 @@ async def opened(ws) -> None:
     assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
 
 
+async def replies_to(ws, frames) -> list[dict]:
+    """Each text frame sent in turn, with the answer it got."""
+    replies = []
+    for frame in frames:
+        await ws.send_to(text_data=frame)
+        replies.append(await ws.receive_json_from(timeout=5))
+    return replies
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_anonymous_spectator_cannot_crash_the_consumer_with_deep_json(joker_game):
     async def scenario():
         ws = communicator(joker_game.pk, [ORIGIN])
         await opened(ws)
-        replies = []
-        for frame in (DEEP_2KB, nested(950, "{"), '{"type": "sync", "x": ' + nested(5000) + "}"):
-            await ws.send_to(text_data=frame)
-            replies.append(await ws.receive_json_from(timeout=5))
+        replies = await replies_to(ws, (DEEP_2KB, nested(950, "{"), '{"type": "sync", "x": ' + nested(5000) + "}"))
         await ws.send_to(bytes_data=DEEP_2KB.encode())
         replies.append(await ws.receive_json_from(timeout=5))
         await ws.send_json_to({"type": "sync"})
@@ -297,12 +303,10 @@ def test_lone_surrogates_in_a_move_id_or_a_chat_line_are_refused_over_websocket(
     async def scenario():
         ws = communicator(joker_game.pk, headers)
         await opened(ws)
-        replies = []
-        for frame in ('{"type": "move", "action": %s, "version": 0, "move_id": "\\ud800"}' % json.dumps(action),
-                      '{"type": "chat", "text": "hi \\udfff"}', '{"type": "chat", "text": "nul \\u0000"}',
-                      '{"type": "chat", "text": "\ud800"}'):
-            await ws.send_to(text_data=frame)
-            replies.append(await ws.receive_json_from(timeout=5))
+        replies = await replies_to(ws, (
+            '{"type": "move", "action": %s, "version": 0, "move_id": "\\ud800"}' % json.dumps(action),
+            '{"type": "chat", "text": "hi \\udfff"}', '{"type": "chat", "text": "nul \\u0000"}',
+            '{"type": "chat", "text": "\ud800"}'))
         await ws.send_json_to({"type": "ping"})
         pong = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
@@ -335,10 +339,7 @@ def test_the_badge_consumer_refuses_bad_frames_and_keeps_answering(joker_game, p
         ws = badge_communicator(headers)
         assert (await ws.connect())[0]
         first = await ws.receive_json_from(timeout=5)
-        replies = []
-        for frame in (DEEP_2KB, "{not json", '{"type": "sync", "x": "\\ud800"}', "[]"):
-            await ws.send_to(text_data=frame)
-            replies.append(await ws.receive_json_from(timeout=5))
+        replies = await replies_to(ws, (DEEP_2KB, "{not json", '{"type": "sync", "x": "\\ud800"}', "[]"))
         await ws.send_json_to({"type": "sync"})
         again = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
