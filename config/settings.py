@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "accounts",
     "gameplay",
     "scoresheets",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -58,10 +58,14 @@ class NewGameForm(forms.Form):
                                         choices=[("basic", _("basic: players pay")), ("kids", _("kids: nobody wins")),
                                                  ("cards", _("cards: random layout"))])
     is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated game"), required=False, initial=True,
+        help_text=_("The result changes the players' ratings. A game with a computer player is never rated."),
+    )
     fill_with_bots = forms.BooleanField(label=_("Fill the empty seats with computer players"), required=False)
 
     COMMON = ["engine", "players", "time_preset", "move_seconds", "reserve_seconds", "on_timeout", "night_pause",
-              "series_length", "is_private", "fill_with_bots"]
+              "series_length", "is_private", "rated", "fill_with_bots"]
     PER_GAME = {
         "durak": ["durak_mode", "durak_teams", "attacker_seconds", "defender_seconds", "throwers_seconds"],
         "ipuker": ["ipuker_leader_order", "ipuker_min_stake", "ipuker_max_stake", "ipuker_overflow"],

@@ -42,6 +42,7 @@ class Game(models.Model):
     seats_count = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     is_private = models.BooleanField(_("private (invite only)"), default=False)
+    rated = models.BooleanField(_("rated"), default=True)
     invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
 

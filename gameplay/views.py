@@ -123,6 +123,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 reserve_seconds=data["reserve_seconds"],
                 on_timeout=data["on_timeout"],
                 is_private=data["is_private"],
+                rated=data["rated"],
                 night_pause=data["night_pause"],
                 timer_seconds=form.timer_seconds(),
                 series_length=data["series_length"] or 1,

@@ -18,6 +18,7 @@ from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
 from gameplay.services.after_commit import game_changed
 from gameplay.services.base import GameError, MoveResult, locked_game, save_seats, seat_of
+from ratings import services as ratings
 
 
 def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id: str | None = None) -> MoveResult:
@@ -214,3 +215,4 @@ def _finish(game: Game, engine, now) -> None:
         seat.place = outcome["places"][seat.position]
         seat.points = outcome["scores"][seat.position]
     save_seats(seats, ["place", "points"])
+    ratings.rate_game(game, seats, now)

@@ -57,6 +57,7 @@ def create_game(
     reserve_seconds: int | None = None,
     on_timeout: str = Game.OnTimeout.AUTOPLAY,
     is_private: bool = False,
+    rated: bool = True,
     night_pause: bool | None = None,
     timer_seconds: dict | None = None,
     series_length: int = 1,
@@ -83,6 +84,7 @@ def create_game(
         seats_count=players,
         created_by=user,
         is_private=is_private,
+        rated=rated,
         time_preset=preset.slug,
         move_seconds=move_seconds or preset.move_seconds,
         reserve_seconds=reserve_seconds if reserve_seconds is not None else preset.reserve_seconds,
@@ -190,7 +192,7 @@ def start_next_in_series(game: Game, engine) -> None:
     options = engine.next_game_options(game.options, engine.outcome(game.state))
     following = Game.objects.create(
         engine=game.engine, options=options, seats_count=game.seats_count, created_by=game.created_by,
-        is_private=game.is_private, invite_code=new_invite_code(), time_preset=game.time_preset,
+        is_private=game.is_private, rated=game.rated, invite_code=new_invite_code(), time_preset=game.time_preset,
         move_seconds=game.move_seconds, reserve_seconds=game.reserve_seconds, on_timeout=game.on_timeout,
         night_pause=game.night_pause, timer_seconds=game.timer_seconds, series_length=game.series_length,
         series_first=game.series_first or game, series_number=game.series_number + 1,

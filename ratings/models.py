@@ -1,0 +1,77 @@
+"""One rating per player per game kind, and its history: one change per rated game."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# A rating is shown as its conservative estimate, mu - 3 sigma (openskill's
+# "ordinal"): it starts at 0 and rises as the site becomes sure of a
+# player's strength. Until a player has this many rated games it is marked
+# provisional.
+PROVISIONAL_GAMES = 5
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The number players see: the ordinal, rounded."""
+    return round(mu - 3 * sigma)
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
+                             verbose_name=_("player"))
+    engine = models.CharField(_("game"), max_length=32)
+    mu = models.FloatField(_("mean (mu)"))
+    sigma = models.FloatField(_("uncertainty (sigma)"))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(_("updated"))
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_rating_per_player_and_game")]
+        indexes = [models.Index(fields=["engine", "updated_at"], name="rating_engine_updated")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.engine} · {self.value}"
+
+    @property
+    def value(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating (the history, and what
+    `recompute_ratings` rebuilds)."""
+
+    game = models.ForeignKey("gameplay.Game", on_delete=models.CASCADE, related_name="rating_changes",
+                             verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes",
+                             verbose_name=_("player"))
+    engine = models.CharField(_("game kind"), max_length=32)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(_("rated games"))  # the player's count after this game
+    at = models.DateTimeField(_("when"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_game_and_player")]
+        indexes = [models.Index(fields=["user", "engine", "at"], name="rating_change_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.engine} · {self.value_before} → {self.value}"
+
+    @property
+    def value(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def value_before(self) -> int:
+        return shown(self.mu_before, self.sigma_before)

@@ -1,0 +1,127 @@
+"""Ratings: openskill's Plackett–Luce model over each rated game's finishing order.
+
+Decisions (issue 12):
+- One rating per player per game kind. It changes only when a rated game
+  finishes, in the transaction that finishes it (`rate_game`, called by the
+  move service when the game ends), so a result and its ratings are written
+  together or not at all.
+- The order is the seats' places, which the move service has just set from
+  `engine.outcome` (a resignation or a loss on time ranks as the outcome
+  says). Shared places are ties. Partners (`Seat.team`, Durak 2×2) are
+  rated as one team at their pair's place.
+- A table is rated or casual (`Game.rated`, chosen when it is created). A
+  game with a computer player is not rated. (A computer that only replaced
+  a player who left comes with substitutes, in the moderation work; the
+  leaver will then take the seat's loss.)
+- The model works on openskill's default scale times 60 (mu 1500, sigma
+  500): players see the conservative estimate mu - 3 sigma, rounded, which
+  starts at 0 (see `ratings.models.shown`).
+- `recompute` replays every finished rated game in the order they finished
+  and gives the same numbers as the live updates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from gameplay.models import Game, Seat
+from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange, shown
+
+SCALE = 60.0
+MODEL = PlackettLuce(mu=25.0 * SCALE, sigma=25.0 / 3 * SCALE, beta=25.0 / 6 * SCALE, tau=25.0 / 300 * SCALE)
+
+
+@dataclass(frozen=True)
+class RatingValue:
+    """A player's rating in one game kind at some moment."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def value(self) -> int:
+        return shown(self.mu, self.sigma)
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+INITIAL = RatingValue(mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+
+
+def is_rated(game: Game, seats: list[Seat]) -> bool:
+    """Whether this game changes ratings: a rated table where every seat is a person."""
+    return game.rated and bool(seats) and all(seat.user_id is not None and not seat.is_bot for seat in seats)
+
+
+def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChange]:
+    """Update the ratings of a game that has just finished (its seats' places
+    set), inside the caller's transaction. Nothing for an unrated game."""
+    if not is_rated(game, seats):
+        return []
+    ratings = {r.user_id: r for r in Rating.objects.select_for_update()
+               .filter(engine=game.engine, user_id__in=[s.user_id for s in seats])}
+    teams = _teams(seats)
+    before = [[_value(ratings.get(seat.user_id)) for seat in team] for team in teams]
+    after = MODEL.rate([[MODEL.rating(mu=v.mu, sigma=v.sigma) for v in team] for team in before],
+                       ranks=[min(seat.place for seat in team) for team in teams])
+    changes = []
+    for team, old_team, new_team in zip(teams, before, after):
+        for seat, old, new in zip(team, old_team, new_team):
+            rating = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, engine=game.engine)
+            rating.mu, rating.sigma, rating.games, rating.updated_at = new.mu, new.sigma, old.games + 1, when
+            rating.save()
+            changes.append(RatingChange(game=game, user_id=seat.user_id, engine=game.engine,
+                                        mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
+                                        games=rating.games, at=when))
+    RatingChange.objects.bulk_create(changes)
+    return changes
+
+
+def _teams(seats: list[Seat]) -> list[list[Seat]]:
+    """The seats grouped as they are rated: partners together, everyone else alone."""
+    groups: dict = {}
+    for seat in sorted(seats, key=lambda s: s.position):
+        key = ("team", seat.team) if seat.team is not None else ("seat", seat.position)
+        groups.setdefault(key, []).append(seat)
+    return list(groups.values())
+
+
+def _value(rating: Rating | None) -> RatingValue:
+    return INITIAL if rating is None else RatingValue(rating.mu, rating.sigma, rating.games)
+
+
+def rating_of(user, engine: str) -> RatingValue:
+    """A player's current rating in a game kind (the initial one before his first rated game)."""
+    return _value(Rating.objects.filter(user=user, engine=engine).first())
+
+
+def rating_at(user, engine: str, when: datetime) -> RatingValue:
+    """A player's rating in a game kind as it stood at `when` (after every
+    rated game that finished by then): what leagues use as "rating at the
+    start of the season"."""
+    change = (RatingChange.objects.filter(user=user, engine=engine, at__lte=when)
+              .order_by("-at", "-pk").first())
+    return INITIAL if change is None else RatingValue(change.mu, change.sigma, change.games)
+
+
+@transaction.atomic
+def recompute() -> int:
+    """Rebuild every rating and its history from the finished rated games, in
+    the order they finished. Returns the number of games rated."""
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    rated = 0
+    games = (Game.objects.filter(status=Game.Status.FINISHED, rated=True).exclude(finished_at=None)
+             .order_by("finished_at", "pk"))
+    for game in games.iterator(chunk_size=200):
+        seats = list(game.seats.all())
+        if rate_game(game, seats, game.finished_at):
+            rated += 1
+    return rated
