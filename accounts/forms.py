@@ -55,3 +55,20 @@ MAX_NIGHT_PAUSE_HOURS = 12
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=366)
+
+
+class FinishedGamesFilter(forms.Form):
+    """The filters of a player page's finished games (all optional; GET)."""
+
+    RESULTS = [("", _("any result")), ("won", _("won (first place)")), ("not_won", _("not won"))]
+
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    opponent = forms.CharField(label=_("Against (username)"), required=False, max_length=150)
+    result = forms.ChoiceField(label=_("Result"), required=False, choices=RESULTS)
+
+    def __init__(self, *args, **kwargs) -> None:
+        from gameplay.engine import ENGINES
+        from gameplay.i18n import engine_name
+
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", _("all games"))] + [(s, engine_name(e)) for s, e in ENGINES.items()]

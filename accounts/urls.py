@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.generic import RedirectView
 
 from accounts import views
 
@@ -53,5 +54,6 @@ urlpatterns = [
     path("vacation/", views.take_vacation, name="take_vacation"),
     path("vacation/end/", views.end_vacation, name="end_vacation"),
     path("language/", views.set_language, name="set_language"),
-    path("players/<str:username>/", views.player, name="player"),
+    # The player page moved to /players/<name>/ (config/urls.py); old links still arrive.
+    path("players/<str:username>/", RedirectView.as_view(pattern_name="player", permanent=True)),
 ]

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, F, Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,11 +16,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import limits
-from accounts.forms import ProfileForm, SignupForm, VacationForm
+from accounts import player_games
+from accounts.forms import FinishedGamesFilter, ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
+from gameplay.engine import get_engine
+from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
+from ratings.charts import rating_chart
+from ratings.services import player_ratings
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +34,6 @@ logger = logging.getLogger(__name__)
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
 LIST_LIMIT = 50
-LATEST_FIRST = F("game__finished_at").desc(nulls_last=True)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -150,15 +154,32 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
         played=Count("pk"), won=Count("pk", filter=Q(place=1))
     )
+    filters = FinishedGamesFilter(request.GET or None)
+    chosen = filters.cleaned_data if filters.is_valid() else {}
+    opponent = player_games.find_opponent(chosen.get("opponent", ""))
+    if chosen.get("opponent") and opponent is None:
+        filters.add_error("opponent", _("There is no player with that username."))
+    finished = player_games.filtered_finished_seats(shown, chosen, opponent)
     # Invite-only tables stay private: only public ones are listed.
     public = seats.filter(game__is_private=False)
     context = {
         "player": shown,
         "stats": stats,
+        "ratings": ratings_rows(shown),
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
-        "finished": public.filter(game__status=Game.Status.FINISHED).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT],
+        "filters": filters,
+        "filtered": bool(chosen and any(chosen.values())),
+        "finished_page": seats_page(request, finished, anchor="finished"),
+        "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
+                         if opponent is not None and opponent != shown else None),
     }
     return render(request, "accounts/player.html", context)
+
+
+def ratings_rows(user) -> list[dict]:
+    """The player page's ratings: each game kind's rating and its chart."""
+    return [{"engine": r.engine, "name": engine_name(get_engine(r.engine)), "rating": r.rating,
+             "chart": rating_chart(r.history)} for r in player_ratings(user)]
 
 
 @require_POST

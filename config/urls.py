@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import views as accounts_views
+
 urlpatterns = [
     # Pages name their icon (templates/base.html); this is for what asks the
     # conventional address anyway (the admin's pages, feed readers, bookmarks).
@@ -12,5 +14,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("gameplay.urls")),
 ]

@@ -125,3 +125,52 @@ def recompute() -> int:
         if rate_game(game, seats, game.finished_at):
             rated += 1
     return rated
+
+
+# -- what the pages show -------------------------------------------------------
+
+HISTORY_POINTS = 200  # the newest rated games drawn per game kind
+LEADERBOARD_ACTIVE_DAYS = 90
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    engine: str
+    rating: RatingValue
+    history: list[int]  # the shown value after each of the newest rated games, oldest first
+
+
+def player_ratings(user) -> list[PlayerRating]:
+    """A player's rating in each game kind he has played rated, with its
+    recent history (two queries, whatever the number of games)."""
+    from django.db.models import F, Window
+    from django.db.models.functions import RowNumber
+
+    newest_first = Window(RowNumber(), partition_by=[F("engine")], order_by=[F("at").desc(), F("pk").desc()])
+    changes = (RatingChange.objects.filter(user=user).annotate(row=newest_first).filter(row__lte=HISTORY_POINTS)
+               .order_by("engine", "at", "pk").values_list("engine", "mu", "sigma"))
+    history: dict[str, list[int]] = {}
+    for engine, mu, sigma in changes:
+        history.setdefault(engine, []).append(shown(mu, sigma))
+    return [PlayerRating(r.engine, _value(r), history.get(r.engine, []))
+            for r in Rating.objects.filter(user=user).order_by("engine")]
+
+
+def leaderboard(engine: str, now: datetime):
+    """The players of a game kind ranked by their shown rating: those with
+    enough rated games to be out of the provisional mark, who played rated in
+    the last LEADERBOARD_ACTIVE_DAYS days."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
+                                  updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
+            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
+            .order_by("-ordinal", "user__username"))
+
+
+def ratings_of(users: list, engine: str) -> dict[int, RatingValue]:
+    """The current ratings of these users in one game kind, by user id (one query)."""
+    found = {r.user_id: _value(r) for r in Rating.objects.filter(engine=engine, user__in=users)}
+    return {getattr(u, "pk", u): found.get(getattr(u, "pk", u), INITIAL) for u in users}

@@ -1,0 +1,31 @@
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
+from gameplay.views import paginated
+from ratings import services
+from ratings.models import PROVISIONAL_GAMES
+
+PLAYERS_PER_PAGE = 50
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    return redirect("leaderboard", engine=next(iter(ENGINES)))
+
+
+def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
+    if engine not in ENGINES:
+        raise Http404
+    page = paginated(request, services.leaderboard(engine, timezone.now()), per_page=PLAYERS_PER_PAGE)
+    context = {
+        "engine": engine,
+        "name": engine_name(ENGINES[engine]),
+        "games": [(slug, engine_name(e)) for slug, e in ENGINES.items()],
+        "page": page,
+        "rows": list(enumerate(page.object_list, start=page.start_index())),
+        "min_games": PROVISIONAL_GAMES,
+        "active_days": services.LEADERBOARD_ACTIVE_DAYS,
+    }
+    return render(request, "ratings/leaderboard.html", context)
