@@ -1,6 +1,6 @@
 from django.urls import path
 
-from gameplay import views
+from gameplay import rules, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -14,4 +14,6 @@ urlpatterns = [
     path("games/<int:game_id>/move/", views.move, name="game_move"),
     path("games/<int:game_id>/ahead/", views.ahead, name="game_ahead"),
     path("invite/<str:code>/", views.invite, name="invite"),
+    path("rules/", rules.rules_index, name="rules"),
+    path("rules/<slug:slug>/", rules.rules_page, name="rules_game"),
 ]

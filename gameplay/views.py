@@ -6,10 +6,12 @@ from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay import inbound, services
+from gameplay.rules import first_time_at, rules_template
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
@@ -182,7 +184,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "moves": game.moves.all() if game.is_over else None,
         "sheet_context": sheet_context(game),
+        "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
     }
+    # A seated player new to this game is offered its rules (one query; not after the game).
+    context["first_time"] = (bool(context["rules_url"]) and position is not None and not game.is_over
+                             and first_time_at(request.user, game))
     return render(request, "gameplay/game.html", context)
 
 

@@ -4,7 +4,9 @@
 // - <form data-confirm="question">: asks first, and is not sent unless confirmed;
 // - <input data-select-on-click>: selects its whole text when clicked (the invite link);
 // - <a data-print>: prints the page;
-// - <form data-engine-options>: shows only the chosen game's options (the new table form).
+// - <form data-engine-options>: shows only the chosen game's options (the new table form);
+// - [data-dismissable="key"] with a [data-dismiss] button: hidden when clicked, and on later
+//   pages too (the key is kept in localStorage; the first-game rules notice).
 (function () {
   "use strict";
 
@@ -39,5 +41,16 @@
     }
     select.addEventListener("change", sync);
     sync();
+  });
+
+  document.querySelectorAll("[data-dismissable]").forEach(function (box) {
+    const key = "dismissed:" + box.dataset.dismissable;
+    try { if (window.localStorage.getItem(key)) { box.hidden = true; return; } } catch (e) { /* storage off */ }
+    box.querySelectorAll("[data-dismiss]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        box.hidden = true;
+        try { window.localStorage.setItem(key, "1"); } catch (e) { /* storage off: hidden on this page only */ }
+      });
+    });
   });
 })();

@@ -9,6 +9,10 @@
   the site does it) to a moment where it is his turn to play and some card
   in his hand may not be played. Games are built from fixed seeds 1, 2, 3...
   so the result is the same on every run.
+- ``joker_in_hand USERNAME PASSWORD``: the same, brought to his turn to play
+  with a joker he may play.
+- ``ipuker_table USERNAME PASSWORD``: an English-speaking player's first
+  Ipuker table, started with three computer players.
 """
 
 import json
@@ -50,7 +54,52 @@ def follow_suit(username: str, password: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} gives a card that may not be played")
 
 
-SCENARIOS = {"follow_suit": follow_suit}
+def _english_player(username: str, password: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        username=username, password=password, email=f"{username}@example.com", language="en", time_zone="UTC",
+    )
+
+
+def joker_in_hand(username: str, password: str) -> dict:
+    """A new player's Joker table with three computer players, brought to his
+    turn to play with a joker he may play (fixed seeds, as follow_suit)."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    user = _english_player(username, password)
+    for seed in map(str, range(1, MAX_SEEDS + 1)):
+        game = services.create_game(user, "joker", players=4)
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+        services.fill_with_bots(game.pk, user)
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE or game.state["deal"] > MAX_DEAL:
+                break
+            payload = game_payload(game, 0)
+            jokers = sorted({a["card"] for a in payload["legal"] if a["type"] == "play" and a["card"][0] == "X"})
+            if jokers:
+                return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version, "joker": jokers[0],
+                        "leading": any("suit" in a for a in payload["legal"] if a["card"] == jokers[0])}
+            others = [a for a in payload["legal"] if a.get("card", "")[:1] != "X"]
+            services.submit_move(game.pk, user, (others or payload["legal"])[0], game.version)
+        game.delete()
+    raise AssertionError(f"no seed up to {MAX_SEEDS} gives a joker to play")
+
+
+def ipuker_table(username: str, password: str) -> dict:
+    """A new player's Ipuker table with three computer players, started."""
+    from gameplay import services
+
+    user = _english_player(username, password)
+    game = services.create_game(user, "ipuker", players=4)
+    services.fill_with_bots(game.pk, user)
+    return {"game": game.pk, "url": game.get_absolute_url()}
+
+
+SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table}
 
 
 def main(argv: list[str]) -> None:

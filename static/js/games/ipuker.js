@@ -19,6 +19,15 @@
       return el("div", { class: "deal-info" }, items.map((text) => el("span", { text: text })));
     }
 
+    // What "fields" and "taken" mean, for a player new to the game.
+    function legend() {
+      return el("p", { class: "legend ipuker-legend" }, [
+        gettext("Fields: the places the leader lays out for the cards passed to him, 12 to 15 by the size of the bank. Each card passed wins as many tokens as there are free fields."),
+        " ",
+        gettext("Taken: the tokens a player took from the bank in the round; his result is taken minus given."),
+      ]);
+    }
+
     function seats(view) {
       return ctx.renderSeats(view, (pos) => {
         const facts = [];
@@ -80,7 +89,7 @@
     }
 
     return {
-      render(view) { return [info(view), seats(view), ctx.current().seat === null ? null : controls(view)]; },
+      render(view) { return [info(view), legend(), seats(view), ctx.current().seat === null ? null : controls(view)]; },
       describe: describe,
     };
   };

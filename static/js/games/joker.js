@@ -136,7 +136,18 @@
         "data-joker": a.joker + (a.suit ? "-" + a.suit : ""),
         onclick: () => { jokerCard = null; ctx.send(a); }, text: jokerLabel(a.joker, a.suit) }));
       choices.push(el("button", { type: "button", class: "secondary", onclick: () => { jokerCard = null; ctx.rerender(); }, text: gettext("Cancel") }));
-      return el("div", { class: "choices joker-choices" }, [el("p", { class: "prompt", text: gettext("How do you play the joker?") })].concat(choices));
+      const modes = [...new Set(variants.map((a) => a.joker + (a.suit ? "-led" : "")))];
+      const hints = el("ul", { class: "joker-hints" }, modes.map((m) => el("li", { text: jokerHint(m) })));
+      return el("div", { class: "choices joker-choices" }, [el("p", { class: "prompt", text: gettext("How do you play the joker?") })].concat(choices, [hints]));
+    }
+    // What each way of playing the joker does (shown under the choice; the rules page says more).
+    function jokerHint(mode) {
+      switch (mode) {
+        case "high-led": return pgettext("joker led", "high") + " — " + gettext("the joker is the highest card of the suit you name, and demands it: each player must play his highest card of that suit (without it, a trump). It takes the trick unless trumped or a later joker is played high.");
+        case "low-led": return pgettext("joker led", "low") + " — " + gettext("the joker is the lowest card of the suit you name; the others play any card of it. It takes the trick only if nobody plays that suit, a trump or a joker high.");
+        case "high": return pgettext("joker not led", "high") + " — " + gettext("the joker beats every card played so far; only a joker played high after it beats it.");
+        default: return pgettext("joker not led", "low") + " — " + gettext("the joker is thrown away: it cannot take the trick.");
+      }
     }
 
     return {
