@@ -73,3 +73,56 @@ def replay_record(record: dict[str, Any]) -> dict:
 def same_state(first: dict, second: dict) -> bool:
     """True if two states are equal as JSON (key order aside)."""
     return json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+# -- checking a published record ------------------------------------------------
+
+
+class RecordProblem(ValueError):
+    """Why a record does not verify, in words for the person who checks it."""
+
+
+def verify_record(record: Any) -> dict:
+    """Check a published record (``scoresheets.export``) the way anybody can:
+
+    1. its seed hashes to the SHA-256 that was published when the game started;
+    2. every deal comes from that seed: the game is started from it and each
+       recorded move is replayed through the rules, and each must be legal;
+    3. the replay ends in the recorded final state and outcome, and the
+       recorded places and points are that outcome's.
+
+    Returns a short summary, or raises ``RecordProblem`` naming the first fault."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise RecordProblem(f"not a game record of format {RECORD_FORMAT}")
+    seed, published = record.get("seed"), record.get("seed_sha256")
+    if seed in (None, ""):
+        raise RecordProblem("the record has no seed: it is revealed only when the game is over")
+    if not isinstance(seed, str) or not seed.isdigit():
+        raise RecordProblem(f"the seed {seed!r} is not a whole number")
+    if seed_digest(int(seed)) != published:
+        raise RecordProblem(f"the seed does not hash to the SHA-256 published at the start ({published})")
+    try:
+        engine = get_engine(record["game"])
+        state = engine.start(players=record["players"], options=record["options"], seed=int(seed),
+                             rules_version=record["rules_version"])
+        moves = record["moves"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordProblem(f"the record cannot be started: {exc}") from None
+    for number, move in enumerate(moves, start=1):
+        try:
+            state, _events = apply_recorded(engine, state, move["seat"], move["action"])
+        except IllegalMove as exc:
+            reason = getattr(exc, "message", exc)
+            raise RecordProblem(f"move {number} ({move.get('action')}) is not legal: {reason}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordProblem(f"move {number} cannot be read: {exc}") from None
+    if record.get("final_state") is not None and not same_state(state, record["final_state"]):
+        raise RecordProblem("the moves do not lead to the recorded final state")
+    outcome = engine.outcome(state) if engine.is_over(state) else None
+    if record.get("outcome") is not None and outcome != record["outcome"]:
+        raise RecordProblem("the moves do not lead to the recorded outcome")
+    for seat in record.get("result") or []:
+        if outcome is None or (seat.get("place"), seat.get("points")) != (
+                outcome["places"][seat["position"]], outcome["scores"][seat["position"]]):
+            raise RecordProblem(f"the recorded result of seat {seat.get('position')} is not the outcome's")
+    return {"game": engine.slug, "moves": len(moves), "over": outcome is not None}
