@@ -74,7 +74,8 @@ def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move
         text = platform_move(move.action, who)
         if text is None:
             text = module.describe_move(move.action, who, visible) if module else gettext("%(who)s moves") % {"who": who}
-        # A hidden commitment does not say that the clock made it either (Ipuker's minimum stake would show).
-        by = move.get_by_display() if visible and move.by not in (Move.By.PLAYER, Move.By.SYSTEM) else ""
+        # Said only for the clock's and a moderator's moves (a computer's name says it is one), and
+        # not for a hidden commitment: a time-out's stake is the minimum, so the mark would tell it.
+        by = move.get_by_display() if visible and move.by in (Move.By.TIMEOUT, Move.By.MODERATOR) else ""
         lines.append(LogLine(seq=move.seq, text=text, by=str(by)))
     return lines
