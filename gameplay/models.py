@@ -161,7 +161,7 @@ class Seat(models.Model):
     in_reserve = models.BooleanField(_("in reserve time"), default=False)
     warn_at = models.DateTimeField(_("warning due at"), null=True, blank=True, db_index=True)
     warned = models.BooleanField(_("warned"), default=False)
-    turn_notified = models.BooleanField(_("told of his turn"), default=False)
+    turn_notified = models.BooleanField(_("notified of the turn"), default=False)
     auto_streak = models.PositiveSmallIntegerField(_("automatic moves in a row"), default=0)
     # The player said his "done" in advance for this stretch of the game
     # (Durak: the bout number); applied when the game waits for it. Private.

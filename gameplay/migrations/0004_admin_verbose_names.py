@@ -235,7 +235,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='seat',
             name='turn_notified',
-            field=models.BooleanField(default=False, verbose_name='told of his turn'),
+            field=models.BooleanField(default=False, verbose_name='notified of the turn'),
         ),
         migrations.AlterField(
             model_name='seat',
