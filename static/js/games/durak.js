@@ -158,6 +158,10 @@
         case "forced_take": return interpolate(gettext("%(who)s cannot beat and takes the cards"), { who: who }, true);
         case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
         case "left": return interpolate(gettext("%(who)s is out of cards: out of the game, a winner"), { who: who }, true);
+        case "bout_end": return event.result === "take"
+          ? interpolate(gettext("End of the bout: %(who)s takes the cards"), { who: playerName(event.defender) }, true)
+          : gettext("End of the bout: beaten, to the discard pile");
+        case "drew": return interpolate(ngettext("%(who)s draws %(n)s card", "%(who)s draws %(n)s cards", event.count), { who: who, n: event.count }, true);
         case "rules": return gettext("The rules of this game were updated: the throwers' window now waits for every thrower.");
         default: return null;
       }

@@ -68,12 +68,17 @@
       return box;
     }
 
+    // "Olga 12, Ivan 20": each seat's value with its player's name (the leader's null left out).
+    function byName(values) {
+      return values.map((v, seat) => (v === null ? null : playerName(seat) + " " + v)).filter((x) => x !== null).join(", ");
+    }
+
     function describe(event) {
       switch (event.type) {
         case "committed": return interpolate(gettext("%(who)s has chosen"), { who: playerName(event.seat) }, true);
-        case "stakes_revealed": return interpolate(gettext("Stakes revealed: %(stakes)s"), { stakes: event.stakes.map((s) => (s === null ? "—" : s)).join(", ") }, true);
+        case "stakes_revealed": return interpolate(gettext("Stakes revealed: %(stakes)s"), { stakes: byName(event.stakes) }, true);
         case "leader_staked": return interpolate(gettext("%(who)s staked %(n)s: the bank is %(bank)s"), { who: playerName(event.seat), n: event.tokens, bank: event.bank }, true);
-        case "cards_revealed": return interpolate(gettext("Cards revealed: %(counts)s"), { counts: event.counts.map((c) => (c === null ? "—" : c)).join(", ") }, true);
+        case "cards_revealed": return interpolate(gettext("Cards revealed: %(counts)s"), { counts: byName(event.counts) }, true);
         case "new_round": return interpolate(gettext("Round %(n)s begins"), { n: event.round }, true);
         default: return null;
       }
