@@ -46,7 +46,7 @@ def shown_moves(game: Game, moves: list[Move], viewer: int | None) -> set[int]:
         secret = move.action.get("type") in ("stake", "cards") and phase in ("stake", "cards")
         if not secret or move.position == viewer or (phase == "cards" and viewer == leader):
             shown.add(move.seq)
-        elif secret:
+        else:
             pending.append(move.seq)
         if any(e["type"] in ("stakes_revealed", "cards_revealed") for e in events):
             shown.update(pending)

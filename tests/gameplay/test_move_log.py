@@ -93,8 +93,11 @@ def test_a_joker_played_card_names_the_card(players):
     position, action = first_legal(game)
     game = play(game, players, action)
     card = action["card"]
-    expected = f"player{position} plays {card_text(card)}" if card[0] != "X" else f"player{position} plays the joker"
-    assert log_lines(client_for(players[0]), game)[-1].startswith(expected)
+    last = log_lines(client_for(players[0]), game)[-1]
+    if card[0] == "X":
+        assert re.fullmatch(rf"player{position} (leads the joker: (high|low), [♠♣♦♥]|plays the joker (high|low))", last)
+    else:
+        assert last == f"player{position} plays {card_text(card)}"
 
 
 def test_a_resignation_reads_as_one_and_the_log_stays_after_the_game(players):
@@ -191,3 +194,32 @@ def test_card_counts_are_seen_by_the_leader_at_once_and_by_the_others_after_the_
     assert russian[4:7] == [f"player{first} отдаёт 1 карту", f"player{second} отдаёт 2 карты",
                             f"player{third} отдаёт 5 карт"]
     assert russian[3] == f"player{leader} ставит 9 фишек"
+
+
+@pytest.mark.parametrize("action, english, russian", [
+    ({"type": "play", "card": "X1", "joker": "high", "suit": "S"}, "Olga leads the joker: high, ♠", "Olga ходит джокером: «хочу» ♠"),
+    ({"type": "play", "card": "X2", "joker": "low", "suit": "H"}, "Olga leads the joker: low, ♥", "Olga ходит джокером: «забирает» ♥"),
+    ({"type": "play", "card": "X1", "joker": "high"}, "Olga plays the joker high", "Olga кладёт джокера сверху"),
+    ({"type": "play", "card": "X1", "joker": "low"}, "Olga plays the joker low", "Olga кладёт джокера снизу"),
+    ({"type": "play", "card": "TH"}, "Olga plays 10♥", "Olga кладёт 10♥"),
+    ({"type": "trump", "suit": None}, "Olga names no trump", "Olga объявляет игру без козыря"),
+    ({"type": "trump", "suit": "D"}, "Olga names trump: ♦", "Olga называет козырь: ♦"),
+])
+def test_every_kind_of_joker_move_has_its_words_in_both_languages(action, english, russian):
+    from django.utils import translation
+
+    from gameplay.movelog.joker import describe_move
+
+    assert describe_move(action, "Olga") == english
+    with translation.override("ru"):
+        assert describe_move(action, "Olga") == russian
+
+
+def test_in_durak_every_seat_and_a_spectator_read_the_same_log(players):
+    game = started_game("durak", players[:2])
+    for _ in range(3):
+        if not DURAK.actors(game.state):
+            break
+        game = play(game, players, first_legal(game)[1])
+    logs = [log_lines(client_for(players[0]), game), log_lines(client_for(players[1]), game), log_lines(Client(), game)]
+    assert logs[0] == logs[1] == logs[2] and len(logs[0]) == 3
