@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from axes.admin import AccessAttemptAdmin
+from axes.conf import settings as axes_settings
+from axes.models import AccessAttempt
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import User, Vacation
 
@@ -31,3 +35,23 @@ class VacationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class TranslatedAccessAttemptAdmin(AccessAttemptAdmin):
+    """Axes' list of login attempts with column titles in the reader's language
+    (axes titles them after its methods' names, which gettext never sees)."""
+
+    @admin.display(description=_("status"))
+    def status(self, obj: AccessAttempt) -> str:
+        left = axes_settings.AXES_FAILURE_LIMIT - obj.failures_since_start
+        if left <= 0:
+            return _("Locked Out")
+        return ngettext("%(n)s attempt left", "%(n)s attempts left", left) % {"n": left}
+
+    @admin.display(description=_("expires at"))
+    def expiration(self, obj: AccessAttempt):
+        return super().expiration(obj)
+
+
+admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, TranslatedAccessAttemptAdmin)

@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext
 
 User = get_user_model()
 
@@ -45,7 +45,8 @@ class ProfileForm(forms.ModelForm):
             minutes = (end.hour * 60 + end.minute - start.hour * 60 - start.minute) % (24 * 60)
             if minutes > MAX_NIGHT_PAUSE_HOURS * 60:
                 raise forms.ValidationError(
-                    _("The night pause may last at most %(hours)s hours.") % {"hours": MAX_NIGHT_PAUSE_HOURS}
+                    ngettext("The night pause may last at most %(hours)s hour.", "The night pause may last at most %(hours)s hours.",
+                             MAX_NIGHT_PAUSE_HOURS) % {"hours": MAX_NIGHT_PAUSE_HOURS}
                 )
         return data
 

@@ -38,10 +38,10 @@ class User(AbstractUser):
 class Vacation(models.Model):
     """While a vacation lasts, the player's clocks stop in all his games."""
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations", verbose_name=_("player"))
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("taken at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-starts_at"]

@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
-    "axes",
+    "accounts.axes_app.AxesConfig",
     "csp",
     "accounts",
     "gameplay",

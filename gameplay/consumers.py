@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay import inbound, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
+from gameplay.i18n import socket_language
 from gameplay.models import Game, Seat
 
 CLOSE_FORBIDDEN = 4403
@@ -60,15 +61,17 @@ def _payload(game_id: int, position: int | None) -> dict:
     return game_payload(Game.objects.get(pk=game_id), position)
 
 
-def _in_language(user, func, *args):
-    with translation.override(getattr(user, "language", None) or translation.get_language()):
+def _in_language(language: str, func, *args):
+    with translation.override(language):
         return func(*args)
 
 
 class GameConsumer(inbound.GatedConsumer):
+    language: str | None = None  # set at connect (socket_language); None: the site's default
     async def open(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
+        self.language = socket_language(self.scope)
         allowed, self.position = await database_sync_to_async(_position_for)(self.game_id, self.user)
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -110,7 +113,7 @@ class GameConsumer(inbound.GatedConsumer):
         move_id = content.get("move_id")
         try:
             result = await database_sync_to_async(_in_language)(
-                self.user, services.submit_move, self.game_id, self.user,
+                self.language, services.submit_move, self.game_id, self.user,
                 content.get("action"), content.get("version"), move_id,
             )
         except services.GameError as exc:
@@ -122,7 +125,7 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_ahead(self, content: dict) -> None:
         on = content.get("on")
         try:
-            await database_sync_to_async(_in_language)(self.user, services.order_ahead, self.game_id, self.user, on)
+            await database_sync_to_async(_in_language)(self.language, services.order_ahead, self.game_id, self.user, on)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version)
             return
@@ -131,17 +134,17 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_chat(self, content: dict) -> None:
         try:
             await database_sync_to_async(_in_language)(
-                self.user, services.post_chat, self.game_id, self.user, content.get("text")
+                self.language, services.post_chat, self.game_id, self.user, content.get("text")
             )
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message)
 
     async def send_state(self) -> None:
-        payload = await database_sync_to_async(_in_language)(self.user, _payload, self.game_id, self.position)
+        payload = await database_sync_to_async(_in_language)(self.language, _payload, self.game_id, self.position)
         await self.send_json(payload)
 
     async def send_error(self, code: str, message, version: int | None = None, move_id=None) -> None:
-        message = _in_language(self.user, str, message)
+        message = _in_language(self.language, str, message)
         await self.send_json({"type": "error", "code": code, "message": message, "version": version,
                               "move_id": move_id})
 

@@ -1,6 +1,6 @@
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import clocks
@@ -11,8 +11,8 @@ from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MIN_
 
 
 def _at_most(seconds: int) -> str:
-    return gettext("At most %(days)s days (%(seconds)s seconds).") % {"days": seconds // clocks.DAY,
-                                                                      "seconds": seconds}
+    return ngettext("At most %(days)s day (%(seconds)s seconds).", "At most %(days)s days (%(seconds)s seconds).",
+                    seconds // clocks.DAY) % {"days": seconds // clocks.DAY, "seconds": seconds}
 
 
 def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
@@ -37,7 +37,7 @@ class NewGameForm(forms.Form):
                                    initial=Game.OnTimeout.AUTOPLAY)
     night_pause = forms.BooleanField(
         label=_("Players' night pauses apply"), required=False, initial=True,
-        help_text=_("Each player's clock stops during the night window set in his profile (not on Live tables)."),
+        help_text=_("Each player's clock stops during the night window set in their profile (not on Live tables)."),
     )
     series_length = forms.IntegerField(label=_("Games in the series"), min_value=1, max_value=20, initial=1, required=False,
                                        help_text=_("The next game starts by itself when one ends."))

@@ -40,3 +40,21 @@ def illegal_move_text(exc: IllegalMove) -> str:
 def engine_name(engine) -> str:
     """A game's name (``Engine.name``, marked ``N_``) in the active language: "Джокер" for Joker in Russian."""
     return gettext(engine.name)
+
+
+def socket_language(scope: dict) -> str:
+    """The language of a WebSocket connection, chosen as for a page: the
+    signed-in user's own, else the language cookie, else Accept-Language,
+    else the site's default (Django's LocaleMiddleware does not run on sockets)."""
+    from django.http import HttpRequest
+    from django.utils import translation
+
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False) and getattr(user, "language", None):
+        return user.language
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or []:
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

@@ -49,7 +49,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
 from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext_lazy
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -100,7 +100,8 @@ def parse(data: bytes | bytearray | str | None) -> dict:
         if len(text) > MAX_BYTES or (len(text) * 4 > MAX_BYTES and _utf8_length(text) > MAX_BYTES):
             raise _too_large()
     if _too_deep(text, MAX_DEPTH):
-        raise Refused(_("The message is nested too deeply (at most %(n)s levels)."), {"n": MAX_DEPTH})
+        raise Refused(ngettext_lazy("The message is nested too deeply (at most %(n)s level).",
+                                    "The message is nested too deeply (at most %(n)s levels).", MAX_DEPTH), {"n": MAX_DEPTH})
     try:
         content = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except Refused:
@@ -115,7 +116,8 @@ def parse(data: bytes | bytearray | str | None) -> dict:
 
 
 def _too_large() -> Refused:
-    return Refused(_("The message is too large (at most %(n)s bytes)."), {"n": MAX_BYTES})
+    return Refused(ngettext_lazy("The message is too large (at most %(n)s byte).", "The message is too large (at most %(n)s bytes).",
+                                 MAX_BYTES), {"n": MAX_BYTES})
 
 
 def _utf8_length(text: str) -> int:

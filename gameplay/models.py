@@ -43,8 +43,9 @@ class Game(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     is_private = models.BooleanField(_("private (invite only)"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
-    invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    invite_code = models.CharField(_("invite code"), max_length=32, default=new_invite_code, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games",
+                                   verbose_name=_("opened by"))
 
     time_preset = models.CharField(_("time control"), max_length=32, blank=True)
     move_seconds = models.PositiveIntegerField(_("time per move, seconds"), default=86400)
@@ -53,34 +54,36 @@ class Game(models.Model):
     night_pause = models.BooleanField(_("players' night pauses apply"), default=True)
     # Lengths of a game's named clocks (e.g. Durak's "attacker", "defender",
     # "throwers"), in seconds; a clock not named here gets move_seconds.
-    timer_seconds = models.JSONField(default=dict, blank=True)
+    timer_seconds = models.JSONField(_("clock lengths, seconds"), default=dict, blank=True)
 
     # A series of games at one table ("партии"): the games after the first
     # point at it; the next game starts by itself when one ends.
     series_length = models.PositiveSmallIntegerField(_("games in the series"), default=1)
     series_first = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="series_games", editable=False
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="series_games", editable=False,
+        verbose_name=_("first game of the series"),
     )
-    series_number = models.PositiveSmallIntegerField(default=1, editable=False)
+    series_number = models.PositiveSmallIntegerField(_("game number in the series"), default=1, editable=False)
 
-    state = models.JSONField(null=True, blank=True, editable=False)
-    version = models.PositiveIntegerField(default=0, editable=False)
+    state = models.JSONField(_("state"), null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(_("version (moves applied)"), default=0, editable=False)
     # The version of the game's rules it started under (the engine's
     # `rules_version` then); the state says which it is played under now.
     rules_version = models.PositiveSmallIntegerField(_("rules version"), default=1, editable=False)
-    seed = models.CharField(max_length=32, default=new_seed, editable=False)
-    seed_sha256 = models.CharField(max_length=64, editable=False)
-    turn_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    seed = models.CharField(_("seed"), max_length=32, default=new_seed, editable=False)
+    seed_sha256 = models.CharField(_("seed SHA-256"), max_length=64, editable=False)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True, editable=False)
     # When the queued deadline task of this game will run (None: none queued);
     # beat's sweep queues one for every deadline that comes within reach.
-    deadline_check_at = models.DateTimeField(null=True, blank=True, editable=False)
+    deadline_check_at = models.DateTimeField(_("deadline check at"), null=True, blank=True, editable=False)
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     abort_reason = models.TextField(_("abort reason"), blank=True)
     aborted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("aborted by"),
     )
 
     class Meta:
@@ -142,34 +145,37 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    position = models.PositiveSmallIntegerField(_("seat number (from 0)"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats",
+        verbose_name=_("player"),
     )
     is_bot = models.BooleanField(_("computer player"), default=False)
-    team = models.PositiveSmallIntegerField(null=True, blank=True)
-    reserve_seconds_left = models.PositiveIntegerField(default=0)
+    team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
+    reserve_seconds_left = models.PositiveIntegerField(_("reserve left, seconds"), default=0)
     # The clock of the seat's current turn (all None/False while not on the clock).
-    clock_started_at = models.DateTimeField(null=True, blank=True)
-    clock_seconds = models.PositiveIntegerField(default=0)
-    clock_uses_reserve = models.BooleanField(default=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    in_reserve = models.BooleanField(default=False)
-    warn_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    warned = models.BooleanField(default=False)
-    turn_notified = models.BooleanField(default=False)
-    auto_streak = models.PositiveSmallIntegerField(default=0)
+    clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
+    clock_seconds = models.PositiveIntegerField(_("time for this move, seconds"), default=0)
+    clock_uses_reserve = models.BooleanField(_("reserve may be used"), default=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    in_reserve = models.BooleanField(_("in reserve time"), default=False)
+    warn_at = models.DateTimeField(_("warning due at"), null=True, blank=True, db_index=True)
+    warned = models.BooleanField(_("warned"), default=False)
+    turn_notified = models.BooleanField(_("notified of the turn"), default=False)
+    auto_streak = models.PositiveSmallIntegerField(_("automatic moves in a row"), default=0)
     # The player said his "done" in advance for this stretch of the game
     # (Durak: the bout number); applied when the game waits for it. Private.
-    ahead_scope = models.PositiveIntegerField(null=True, blank=True)
+    ahead_scope = models.PositiveIntegerField(_("done said in advance for"), null=True, blank=True)
     # Last sign of life from the game page (WebSocket connect or heartbeat).
-    seen_at = models.DateTimeField(null=True, blank=True)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    points = models.FloatField(null=True, blank=True)
+    seen_at = models.DateTimeField(_("last seen at the table"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    points = models.FloatField(_("points"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="one_seat_per_position"),
             models.UniqueConstraint(
@@ -206,18 +212,22 @@ class Move(models.Model):
         MODERATOR = "moderator", _("moderator")
         SYSTEM = "system", _("the site (rules update)")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
-    position = models.PositiveSmallIntegerField(null=True, blank=True)  # None: the site's own move
-    action = models.JSONField()
-    by = models.CharField(max_length=16, choices=By.choices, default=By.PLAYER)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    client_move_id = models.CharField(max_length=64, null=True, blank=True)
-    time_used_ms = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("move number"))
+    # None: the site's own move (a rules update).
+    position = models.PositiveSmallIntegerField(_("seat number (from 0)"), null=True, blank=True)
+    action = models.JSONField(_("action"))
+    by = models.CharField(_("made by"), max_length=16, choices=By.choices, default=By.PLAYER)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             verbose_name=_("player"))
+    client_move_id = models.CharField(_("client's move id"), max_length=64, null=True, blank=True)
+    time_used_ms = models.PositiveBigIntegerField(_("time used, ms"), default=0)
+    created_at = models.DateTimeField(_("made at"), auto_now_add=True)
 
     class Meta:
         ordering = ["game", "seq"]
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
             models.UniqueConstraint(
@@ -234,11 +244,11 @@ class Move(models.Model):
 class ChatMessage(models.Model):
     MAX_LENGTH = 500
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    text = models.CharField(max_length=MAX_LENGTH)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat", verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("author"))
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
     hidden = models.BooleanField(_("hidden by a moderator"), default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
 
     class Meta:
         ordering = ["game", "created_at"]

@@ -16,6 +16,7 @@ from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
+from gameplay.movelog import move_log
 from scoresheets.sheets import sheet_context
 
 INVITES_SESSION_KEY = "invited_games"
@@ -175,14 +176,15 @@ def _hidden_from(request: HttpRequest, game: Game) -> bool:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id)
     position = _my_position(request, game)
+    seats = list(game.seats.select_related("user"))
     context = {
         "game": game,
         "engine": get_engine(game.engine),
         "position": position,
-        "seats": game.seats.select_related("user"),
+        "seats": seats,
         "payload": game_payload(game, position),
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
-        "moves": game.moves.all() if game.is_over else None,
+        "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "sheet_context": sheet_context(game),
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
     }

@@ -199,7 +199,7 @@ UNEXPECTED_FIELDS = {
 }
 
 MSG_BOUT_FULL = N_("The bout is full: no more cards can be thrown in.")
-MSG_DEFENDER_FULL = N_("The defender cannot be given more unbeaten cards than he holds.")
+MSG_DEFENDER_FULL = N_("The defender cannot be given more unbeaten cards than the defender's hand holds.")
 MSG_TOO_MANY = N_("Too many cards: only %(room)s more may be put on the table now.")
 MSG_NOT_OPENED = N_("The bout has not been opened yet: the attacker moves first.")
 MSG_NO_BOUT_TO_THROW = N_("No bout is open: wait for the attacker to attack.")

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from gameplay import broadcast
 from gameplay.models import ChatMessage
@@ -27,7 +27,8 @@ def post_chat(game_id: int, user, text: Any) -> ChatMessage:
     if not is_storable_text(text):
         raise GameError(_("The message holds characters that cannot be stored."), code="bad_request")
     if len(text) > ChatMessage.MAX_LENGTH:
-        raise GameError(_("A message may be at most %(n)s characters.") % {"n": ChatMessage.MAX_LENGTH},
+        raise GameError(ngettext("A message may be at most %(n)s character.", "A message may be at most %(n)s characters.",
+                                 ChatMessage.MAX_LENGTH) % {"n": ChatMessage.MAX_LENGTH},
                         code="bad_request")
     with transaction.atomic():
         game = locked_game(game_id)

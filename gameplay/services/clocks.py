@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from gameplay import clocks
 from gameplay.engine import get_engine
@@ -103,7 +103,9 @@ def take_vacation(user, starts_at: datetime, ends_at: datetime):
     days = (ends_at - starts_at).total_seconds() / 86400
     if taken + days > settings.VACATION_DAYS_PER_YEAR + 1e-9:
         raise GameError(
-            _("That is more than the %(limit)s vacation days a year: %(left)s left this year.")
+            ngettext("That is more than the %(limit)s vacation day a year: %(left)s left this year.",
+                     "That is more than the %(limit)s vacation days a year: %(left)s left this year.",
+                     settings.VACATION_DAYS_PER_YEAR)
             % {"limit": settings.VACATION_DAYS_PER_YEAR, "left": max(0, round(settings.VACATION_DAYS_PER_YEAR - taken, 1))},
             code="bad_request",
         )

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from gameplay import clocks
 from gameplay.engine import ENGINES, get_engine
@@ -38,11 +38,13 @@ def _check_times(move_seconds, reserve_seconds, timer_seconds) -> None:
         if seconds:
             per_move.append(seconds)
     if not all(_is_seconds(seconds, 1, MAX_MOVE_SECONDS) for seconds in per_move):
-        raise GameError(_("A clock's time per move must be between 1 second and %(days)s days.")
-                        % {"days": MAX_MOVE_SECONDS // clocks.DAY}, code="bad_request")
+        raise GameError(ngettext("A clock's time per move must be between 1 second and %(days)s day.",
+                                 "A clock's time per move must be between 1 second and %(days)s days.",
+                                 MAX_MOVE_SECONDS // clocks.DAY) % {"days": MAX_MOVE_SECONDS // clocks.DAY}, code="bad_request")
     if reserve_seconds is not None and not _is_seconds(reserve_seconds, 0, MAX_RESERVE_SECONDS):
-        raise GameError(_("The reserve time must be between 0 and %(days)s days.")
-                        % {"days": MAX_RESERVE_SECONDS // clocks.DAY}, code="bad_request")
+        raise GameError(ngettext("The reserve time must be between 0 and %(days)s day.",
+                                 "The reserve time must be between 0 and %(days)s days.",
+                                 MAX_RESERVE_SECONDS // clocks.DAY) % {"days": MAX_RESERVE_SECONDS // clocks.DAY}, code="bad_request")
 
 
 @transaction.atomic
@@ -75,7 +77,7 @@ def create_game(
     except ValueError as exc:
         raise GameError(engine_message_text(exc), code="bad_request") from None
     if not 1 <= series_length <= MAX_SERIES:
-        raise GameError(_("A series has 1 to %(n)s games.") % {"n": MAX_SERIES}, code="bad_request")
+        raise GameError(ngettext("A series has 1 to %(n)s game.", "A series has 1 to %(n)s games.", MAX_SERIES) % {"n": MAX_SERIES}, code="bad_request")
     _check_times(move_seconds, reserve_seconds, timer_seconds)
     preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
     game = Game.objects.create(

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('gameplay', '0004_game_rated'),
+        ('gameplay', '0005_game_rated'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

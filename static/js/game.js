@@ -4,6 +4,7 @@
 (function () {
   "use strict";
   const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
   const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
   const root = document.getElementById("table");
   if (!root) return;
@@ -365,7 +366,7 @@
 
   const factory = (window.GameRenderers || {})[root.dataset.engine];
   const renderer = factory ? factory({
-    el, gettext, interpolate, cardNode, cardLabel, playerName, renderSeats, send, sendRaw, SUITS, RED,
+    el, gettext, ngettext, interpolate, cardNode, cardLabel, playerName, renderSeats, send, sendRaw, SUITS, RED,
     current: () => current, pending: () => pending !== null, rerender: () => render(),
   }) : { render: () => [el("p", { text: gettext("This game cannot be shown yet.") })], describe: () => null };
 

@@ -13,6 +13,10 @@
   with a joker he may play.
 - ``ipuker_table USERNAME PASSWORD``: an English-speaking player's first
   Ipuker table, started with three computer players.
+- ``secret_stakes USERNAME PASSWORD``: an English-speaking player at an
+  Ipuker table with three computer players, in round 1 where he is not the
+  leader: the two other non-leaders (computers) have staked in secret, his
+  own stake is awaited.
 """
 
 import json
@@ -99,7 +103,31 @@ def ipuker_table(username: str, password: str) -> dict:
     return {"game": game.pk, "url": game.get_absolute_url()}
 
 
-SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table}
+def secret_stakes(username: str, password: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.engine import get_engine
+    from gameplay.models import Game, seed_hash
+
+    user = get_user_model().objects.create_user(
+        username=username, password=password, email=f"{username}@example.com", language="en",
+        time_zone="UTC",
+    )
+    for seed in map(str, range(1, MAX_SEEDS + 1)):
+        game = services.create_game(user, "ipuker", players=4)
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+        services.fill_with_bots(game.pk, user)  # the computers stake at once (eager Celery)
+        game = Game.objects.get(pk=game.pk)
+        if game.state["leader"] != 0 and get_engine("ipuker").actors(game.state) == [0]:
+            stakes = {str(s): game.state["stakes"][s] for s in range(4) if s not in (0, game.state["leader"])}
+            return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version,
+                    "leader": game.state["leader"], "stakes": stakes}
+        game.delete()
+    raise AssertionError(f"no seed up to {MAX_SEEDS} leaves the player a non-leader")
+
+
+SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table, "secret_stakes": secret_stakes}
 
 
 def main(argv: list[str]) -> None:

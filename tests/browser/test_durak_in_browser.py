@@ -198,7 +198,7 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
     assert steps.get("attack") or steps.get("defend"), steps  # cards were clicked, not only buttons
     assert "Done: beaten" in done_labels, done_labels  # "Бито" after the computer beat everything
     assert ahead_bout is not None and ahead_bout not in done_bouts, (ahead_bout, done_bouts)
-    assert set(done_labels) <= {"Done: beaten", "Done: let him take"}, done_labels
+    assert set(done_labels) <= {"Done: beaten", "Done: the defender takes"}, done_labels
     assert table_version(page) - first_version > sum(steps.values()), "the computer's moves did not arrive"
     expect(table.locator(".seat.me .role")).to_have_text(re.compile(r"^(out: won|durak|draw)$"))
     expect(table.locator(".event-log")).to_contain_text("The game is over")

@@ -368,7 +368,7 @@ def test_two_throw_ins_racing_for_the_defenders_last_card_the_second_is_refused(
     first, _ = act(state, 0, "throw", "7D")
     assert first["defender_clock_restart"] is True
     message = refused(first, 2, {"type": "throw", "cards": ["7C"]})
-    assert message == "The defender cannot be given more unbeaten cards than he holds."
+    assert message == "The defender cannot be given more unbeaten cards than the defender's hand holds."
 
 
 def test_a_thrower_who_pressed_done_waits_until_someone_else_throws_in():

@@ -47,7 +47,7 @@ def test_two_throw_ins_racing_for_the_last_slot_exactly_one_is_accepted(players)
     refused = [r for r in results if isinstance(r, services.GameError)]
     assert len(accepted) == 1 and len(refused) == 1, results
     assert refused[0].code == "illegal"
-    assert refused[0].message == "The defender cannot be given more unbeaten cards than he holds."
+    assert refused[0].message == "The defender cannot be given more unbeaten cards than the defender's hand holds."
     game.refresh_from_db()
     assert game.version == 1 and len(game.state["table"]) == 3
 

@@ -239,7 +239,7 @@ def test_the_russian_score_sheet_after_the_first_pulka(joker_game):
     assert "Лист счёта" in page
     assert "Пулька 1" in page
     assert "Премия" in page and "Итого" in page
-    for term in ("был джокер", "испортился", "заказ", "взял", "очки"):
+    for term in ("был джокер", "испортился", "заказ", "взято", "очки"):
         assert term in page
     assert "Pulka" not in page and "Score sheet" not in page
 

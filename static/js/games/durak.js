@@ -6,7 +6,7 @@
   "use strict";
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.durak = function (ctx) {
-    const { el, gettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    const { el, gettext, ngettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
     const picked = new Set(); // hand cards chosen for an attack / throw-in / transfer
     let target = null; // the unbeaten attack card chosen to be beaten
 
@@ -43,8 +43,8 @@
     function seats(view) {
       return ctx.renderSeats(view, (pos) => [
         el("div", { class: "role role-" + (view.roles[pos] || "none"), text: roleName(view.roles[pos]) }),
-        el("div", { class: "stats", text: interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
-        view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards he took: everybody saw them") },
+        el("div", { class: "stats", text: interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
+        view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards taken: everybody saw them") },
           view.taken[pos].map((c) => cardNode(c, { class: "card small" }))) : null,
       ]);
     }
@@ -125,7 +125,7 @@
       const done = legalOf("done")[0];
       // The throwers' window: "Бито" once everything is beaten, or let the defender take.
       if (done) buttons.push(el("button", { type: "button", class: "choice", "data-move": "done", disabled: ctx.pending(), onclick: () => ctx.send(done),
-        text: view.taking ? gettext("Done: let him take") : gettext("Done: beaten") }));
+        text: view.taking ? gettext("Done: the defender takes") : gettext("Done: beaten") }));
       if (target) box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("Beat %(card)s with:"), { card: cardLabel(target) }, true) }));
       box.appendChild(hand(view));
       if (buttons.length) box.appendChild(el("div", { class: "choices durak-moves" }, buttons));
@@ -155,9 +155,13 @@
         case "transfer": return interpolate(gettext("%(who)s transfers: %(cards)s"), { who: who, cards: cards }, true);
         case "beat": return interpolate(gettext("%(who)s beats %(attack)s with %(card)s"), { who: who, attack: cardLabel(event.attack), card: cardLabel(event.card) }, true);
         case "take": return interpolate(gettext("%(who)s takes"), { who: who }, true);
-        case "forced_take": return interpolate(gettext("%(who)s cannot beat: he takes"), { who: who }, true);
+        case "forced_take": return interpolate(gettext("%(who)s cannot beat and takes the cards"), { who: who }, true);
         case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
-        case "left": return interpolate(gettext("%(who)s is out of cards: he has won"), { who: who }, true);
+        case "left": return interpolate(gettext("%(who)s is out of cards: out of the game, a winner"), { who: who }, true);
+        case "bout_end": return event.result === "take"
+          ? interpolate(gettext("End of the bout: %(who)s takes the cards"), { who: playerName(event.defender) }, true)
+          : gettext("End of the bout: beaten, to the discard pile");
+        case "drew": return interpolate(ngettext("%(who)s draws %(n)s card", "%(who)s draws %(n)s cards", event.count), { who: who, n: event.count }, true);
         case "rules": return gettext("The rules of this game were updated: the throwers' window now waits for every thrower.");
         default: return null;
       }

@@ -5,7 +5,7 @@
   "use strict";
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.ipuker = function (ctx) {
-    const { el, gettext, interpolate, playerName } = ctx;
+    const { el, gettext, ngettext, interpolate, playerName } = ctx;
 
     function info(view) {
       const items = [
@@ -36,7 +36,7 @@
           facts.push(el("div", { class: "committed", text: view.committed[pos] ? gettext("has chosen") : gettext("choosing…") }));
         }
         if (view.stakes[pos] !== null) facts.push(el("span", { class: "stake", text: interpolate(gettext("stake %(n)s"), { n: view.stakes[pos] }, true) }));
-        if (view.counts[pos] !== null) facts.push(el("span", { class: "count", text: " · " + interpolate(gettext("%(n)s cards passed"), { n: view.counts[pos] }, true) }));
+        if (view.counts[pos] !== null) facts.push(el("span", { class: "count", text: " · " + interpolate(ngettext("%(n)s card passed", "%(n)s cards passed", view.counts[pos]), { n: view.counts[pos] }, true) }));
         facts.push(el("div", { class: "stats", text: interpolate(gettext("balance %(n)s"), { n: view.balance[pos] }, true) }));
         return facts;
       });
@@ -62,7 +62,7 @@
         box.appendChild(el("p", { class: "prompt", text: prompt }));
         box.appendChild(el("div", { class: "choices stakes" }, stakes.map((a) => el("button", {
           type: "button", class: "choice", "data-stake": a.tokens, disabled: ctx.pending(),
-          onclick: () => confirmAndSend(a, interpolate(gettext("Stake %(n)s tokens? It cannot be changed."), { n: a.tokens }, true)),
+          onclick: () => confirmAndSend(a, interpolate(ngettext("Stake %(n)s token? It cannot be changed.", "Stake %(n)s tokens? It cannot be changed.", a.tokens), { n: a.tokens }, true)),
           text: String(a.tokens),
         }))));
       }
@@ -70,19 +70,24 @@
         box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("How many cards do you pass to the leader? (%(fields)s fields)"), { fields: view.fields }, true) }));
         box.appendChild(el("div", { class: "choices card-counts" }, cards.map((a) => el("button", {
           type: "button", class: "choice", "data-count": a.count, disabled: ctx.pending(),
-          onclick: () => confirmAndSend(a, interpolate(gettext("Pass %(n)s cards? It cannot be changed."), { n: a.count }, true)),
+          onclick: () => confirmAndSend(a, interpolate(ngettext("Pass %(n)s card? It cannot be changed.", "Pass %(n)s cards? It cannot be changed.", a.count), { n: a.count }, true)),
           text: String(a.count),
         }))));
       }
       return box;
     }
 
+    // "Olga 12, Ivan 20": each seat's value with its player's name (the leader's null left out).
+    function byName(values) {
+      return values.map((v, seat) => (v === null ? null : playerName(seat) + " " + v)).filter((x) => x !== null).join(", ");
+    }
+
     function describe(event) {
       switch (event.type) {
         case "committed": return interpolate(gettext("%(who)s has chosen"), { who: playerName(event.seat) }, true);
-        case "stakes_revealed": return interpolate(gettext("Stakes revealed: %(stakes)s"), { stakes: event.stakes.map((s) => (s === null ? "—" : s)).join(", ") }, true);
+        case "stakes_revealed": return interpolate(gettext("Stakes revealed: %(stakes)s"), { stakes: byName(event.stakes) }, true);
         case "leader_staked": return interpolate(gettext("%(who)s staked %(n)s: the bank is %(bank)s"), { who: playerName(event.seat), n: event.tokens, bank: event.bank }, true);
-        case "cards_revealed": return interpolate(gettext("Cards revealed: %(counts)s"), { counts: event.counts.map((c) => (c === null ? "—" : c)).join(", ") }, true);
+        case "cards_revealed": return interpolate(gettext("Cards revealed: %(counts)s"), { counts: byName(event.counts) }, true);
         case "new_round": return interpolate(gettext("Round %(n)s begins"), { n: event.round }, true);
         default: return null;
       }

@@ -4,7 +4,7 @@
   "use strict";
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.joker = function (ctx) {
-    const { el, gettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    const { el, gettext, ngettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
     const pgettext = window.pgettext || ((context, text) => text);
     let jokerCard = null; // the joker whose variant is being chosen
 
@@ -38,7 +38,7 @@
       const items = [
         interpolate(gettext("Deal %(n)s of %(total)s"), { n: view.deal, total: view.deals_total }, true),
         interpolate(gettext("Pulka %(n)s"), { n: view.pulka }, true),
-        interpolate(gettext("%(n)s cards each"), { n: view.cards }, true),
+        interpolate(ngettext("%(n)s card each", "%(n)s cards each", view.cards), { n: view.cards }, true),
         interpolate(gettext("Dealer: %(who)s"), { who: playerName(view.dealer) }, true),
       ];
       const trump = el("span", { class: "trump" }, [gettext("Trump") + ": "]);
@@ -68,7 +68,7 @@
           el("div", { class: "stats" }, [
             el("span", { class: "bid", text: gettext("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) }),
             el("span", { class: "taken", text: " " + gettext("took") + ": " + view.taken[pos] }),
-            el("span", { class: "hand-size", text: " · " + interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
+            el("span", { class: "hand-size", text: " · " + interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
           ]),
         ];
       });

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gameplay', '0003_page_indexes'),
+        ('gameplay', '0004_admin_verbose_names'),
     ]
 
     operations = [

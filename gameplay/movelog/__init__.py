@@ -1,0 +1,81 @@
+"""The move log of a game page: every stored move in the game's words, with
+the player's name, in the reader's language, showing a seat nothing it may
+not know.
+
+Each game words its own moves in one place, ``describe_move`` in the module
+named after it (joker.py, durak.py, ipuker.py); the platform's own moves (a
+resignation, a loss on time, a rules update) are worded here. A game whose
+moves hold secrets (Ipuker's stakes and card counts until they are revealed)
+also has ``shown_moves(game, moves, viewer)``: the sequence numbers of the
+moves whose values the viewer may read; the others are worded without them.
+
+The log is built on the server rather than by the page's JavaScript: the
+secret values never leave the server, the page reads the same without
+JavaScript, and Python's gettext gives the sentences (with ngettext's plural
+forms) in the language the rest of the page is in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
+
+from django.utils.translation import gettext
+
+from gameplay.models import Game, Move, Seat
+from gameplay.records import RESIGN, RULES, TIMEOUT
+
+
+@dataclass(frozen=True)
+class LogLine:
+    seq: int
+    text: str
+    by: str  # "" for a player's own move, else who made it for him ("computer", "timeout"...)
+
+
+def _module(engine: str) -> ModuleType | None:
+    try:
+        return import_module(f"gameplay.movelog.{engine}")
+    except ModuleNotFoundError:
+        return None
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    return {seat.position: str(seat.player_name) if seat.is_taken else seat_label(seat.position) for seat in seats}
+
+
+def seat_label(position: int) -> str:
+    return gettext("Seat %(n)s") % {"n": position + 1}
+
+
+def platform_move(action: dict, who: str) -> str | None:
+    """The platform's own moves, the same in every game (gameplay/records.py)."""
+    kind = action.get("type")
+    if kind == RESIGN:
+        return gettext("%(who)s resigns") % {"who": who}
+    if kind == TIMEOUT:
+        return gettext("%(who)s loses on time") % {"who": who}
+    if kind == RULES:
+        return gettext("The site moves the game to the current version of its rules")
+    return None
+
+
+def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move] | None = None) -> list[LogLine]:
+    """The game's moves as the seat `viewer` (None: a spectator) may read them, oldest first."""
+    moves = list(game.moves.order_by("seq")) if moves is None else moves
+    module = _module(game.engine)
+    names = seat_names(seats)
+    shown = module.shown_moves(game, moves, viewer) if module and hasattr(module, "shown_moves") else None
+    lines = []
+    for move in moves:
+        visible = shown is None or move.seq in shown
+        who = names.get(move.position, "") if move.position is not None else ""
+        text = platform_move(move.action, who)
+        if text is None:
+            text = module.describe_move(move.action, who, visible) if module else gettext("%(who)s moves") % {"who": who}
+        # Said only for the clock's and a moderator's moves (a computer's name says it is one), and
+        # not for a hidden commitment: a time-out's stake is the minimum, so the mark would tell it.
+        by = move.get_by_display() if visible and move.by in (Move.By.TIMEOUT, Move.By.MODERATOR) else ""
+        lines.append(LogLine(seq=move.seq, text=text, by=str(by)))
+    return lines

@@ -1,0 +1,225 @@
+"""The game page's move log: every move in the game's words, with the
+player's name, in the reader's language, and nothing a seat may not know."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from gameplay import services
+from gameplay.engine import get_engine
+from gameplay.models import Game, Move, seed_hash
+
+from .conftest import client_for, started_game
+
+pytestmark = pytest.mark.django_db
+DURAK = get_engine("durak")
+IPUKER = get_engine("ipuker")
+JOKER = get_engine("joker")
+
+
+def log_lines(client: Client, game: Game, **headers) -> list[str]:
+    page = client.get(game.get_absolute_url(), **headers).content.decode()
+    match = re.search(r'<details class="move-log">.*?<ol>(.*?)</ol>', page, re.S)
+    if match is None:
+        return []
+    return [re.sub(r"<[^>]+>", "", item).strip() for item in re.findall(r"<li[^>]*>(.*?)</li>", match.group(1), re.S)]
+
+
+def play(game: Game, players, action: dict) -> Game:
+    position = next(iter(get_engine(game.engine).actors(game.state)))
+    services.submit_move(game.pk, players[position], action, game.version)
+    game.refresh_from_db()
+    return game
+
+
+def first_legal(game: Game) -> tuple[int, dict]:
+    engine = get_engine(game.engine)
+    position = engine.actors(game.state)[0]
+    return position, engine.legal_actions(game.state, position)[0]
+
+
+def card_text(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}[code[1]]
+
+
+# -- words and names -------------------------------------------------------------
+
+def test_a_durak_attack_and_its_beating_read_in_english_words_with_the_players_names(players):
+    game = started_game("durak", players[:2])
+    attacker, attack = first_legal(game)
+    game = play(game, players, attack)
+    defender, beat = next((p, a) for p in [DURAK.actors(game.state)[0]]
+                          for a in DURAK.legal_actions(game.state, p) if a["type"] in ("beat", "take"))
+    game = play(game, players, beat)
+    lines = log_lines(Client(), game)
+    cards = " ".join(card_text(c) for c in attack["cards"])
+    assert lines[0] == f"player{attacker} attacks with {cards}"
+    if beat["type"] == "beat":
+        assert lines[1] == f"player{defender} beats {card_text(beat['attack'])} with {card_text(beat['card'])}"
+    else:
+        assert lines[1] == f"player{defender} takes the cards"
+    assert "{" not in "".join(lines) and "'type'" not in "".join(lines)
+
+
+def test_the_durak_log_reads_in_russian_for_a_russian_visitor(players):
+    game = started_game("durak", players[:2])
+    attacker, attack = first_legal(game)
+    game = play(game, players, attack)
+    game = play(game, players, {"type": "take"})
+    lines = log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")
+    defender = 1 - attacker
+    cards = " ".join(card_text(c) for c in attack["cards"])
+    assert lines == [f"player{attacker} ходит: {cards}", f"player{defender} забирает карты"]
+
+
+def test_a_joker_bid_reads_as_a_bid_and_a_zero_bid_as_a_pass_in_both_languages(players):
+    game = started_game("joker", players)
+    first = JOKER.actors(game.state)[0]
+    assert game.state["phase"] == "bid"
+    game = play(game, players, {"type": "bid", "tricks": 1})
+    second = JOKER.actors(game.state)[0]
+    game = play(game, players, {"type": "bid", "tricks": 0})
+    assert log_lines(Client(), game) == [f"player{first} bids 1", f"player{second} passes"]
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru") == [f"player{first} заказывает 1",
+                                                                    f"player{second}: пас"]
+
+
+def test_a_joker_played_card_names_the_card(players):
+    game = started_game("joker", players)
+    while game.state["phase"] == "bid":
+        position, action = first_legal(game)
+        game = play(game, players, action)
+    position, action = first_legal(game)
+    game = play(game, players, action)
+    card = action["card"]
+    last = log_lines(client_for(players[0]), game)[-1]
+    if card[0] == "X":
+        assert re.fullmatch(rf"player{position} (leads the joker: (high|low), [♠♣♦♥]|plays the joker (high|low))", last)
+    else:
+        assert last == f"player{position} plays {card_text(card)}"
+
+
+def test_a_resignation_reads_as_one_and_the_log_stays_after_the_game(players):
+    game = started_game("durak", players[:2])
+    services.resign(game.pk, players[1])
+    game.refresh_from_db()
+    assert log_lines(Client(), game)[-1] == "player1 resigns"
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")[-1] == "player1 сдаётся"
+
+
+def test_a_move_made_by_the_clock_says_so(players):
+    game = started_game("durak", players[:2])
+    attacker, attack = first_legal(game)
+    game = play(game, players, attack)
+    Move.objects.filter(game=game).update(by=Move.By.TIMEOUT)
+    assert log_lines(Client(), game) == [f"player{attacker} attacks with "
+                                         f"{' '.join(card_text(c) for c in attack['cards'])} (timeout)"]
+
+
+# -- secrecy: Ipuker's stakes and card counts ----------------------------------------
+
+@pytest.fixture
+def ipuker(players) -> Game:
+    return started_game("ipuker", players)
+
+
+def seeded_ipuker(players, seed: str) -> Game:
+    """An Ipuker game dealt from `seed`: two of them seat the same leader."""
+    game = services.create_game(players[0], "ipuker", None, players=4)
+    Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+    for user in players[1:]:
+        services.join_game(game.pk, user)
+    game.refresh_from_db()
+    return game
+
+
+def stake(game: Game, players, position: int, tokens: int) -> Game:
+    services.submit_move(game.pk, players[position], {"type": "stake", "tokens": tokens}, game.version)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_stake_before_the_reveal_is_shown_to_its_maker_only(ipuker, players):
+    first, second, third = IPUKER.actors(ipuker.state)
+    game = stake(ipuker, players, first, 23)
+    assert log_lines(client_for(players[first]), game) == [f"player{first} stakes 23 tokens"]
+    for reader in [client_for(players[second]), client_for(players[third]),
+                   client_for(players[game.state["leader"]]), Client()]:
+        lines = log_lines(reader, game)
+        assert lines == [f"player{first} stakes in secret"]
+
+
+def test_another_seats_log_is_the_same_whatever_the_secret_stakes_are(players):
+    """Swap the hidden values: what another seat reads does not change."""
+    logs = []
+    for stakes in [(9, 30), (30, 9)]:
+        game = seeded_ipuker(players, "20261123")
+        first, second, third = IPUKER.actors(game.state)
+        game = stake(game, players, first, stakes[0])
+        game = stake(game, players, second, stakes[1])
+        Move.objects.filter(game=game, position=first).update(by=Move.By.TIMEOUT)  # an automatic stake tells nothing
+        logs.append([log_lines(client_for(players[third]), game), log_lines(Client(), game),
+                     log_lines(client_for(players[game.state["leader"]]), game)])
+    assert logs[0] == logs[1]
+    assert not any(char.isdigit() for line in logs[0][0] for char in line.replace("player", "").split(" ", 1)[1])
+
+
+def test_the_stakes_are_shown_to_everyone_once_every_stake_is_in(ipuker, players):
+    first, second, third = IPUKER.actors(ipuker.state)
+    game = ipuker
+    for position, tokens in [(first, 10), (second, 11), (third, 12)]:
+        game = stake(game, players, position, tokens)
+    assert log_lines(Client(), game)[:3] == [f"player{first} stakes 10 tokens", f"player{second} stakes 11 tokens",
+                                             f"player{third} stakes 12 tokens"]
+
+
+def test_card_counts_are_seen_by_the_leader_at_once_and_by_the_others_after_the_reveal(ipuker, players):
+    first, second, third = IPUKER.actors(ipuker.state)
+    game = ipuker
+    for position in (first, second, third):
+        game = stake(game, players, position, 20)
+    leader = game.state["leader"]
+    game = stake(game, players, leader, 9)
+    services.submit_move(game.pk, players[first], {"type": "cards", "count": 1}, game.version)
+    game.refresh_from_db()
+    assert log_lines(client_for(players[leader]), game)[-1] == f"player{first} passes 1 card"
+    assert log_lines(client_for(players[first]), game)[-1] == f"player{first} passes 1 card"
+    assert log_lines(client_for(players[second]), game)[-1] == f"player{first} passes cards in secret"
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")[-1] == f"player{first} отдаёт карты втайне"
+    for position, count in [(second, 2), (third, 5)]:
+        services.submit_move(game.pk, players[position], {"type": "cards", "count": count}, game.version)
+        game.refresh_from_db()
+    russian = log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")
+    assert russian[4:7] == [f"player{first} отдаёт 1 карту", f"player{second} отдаёт 2 карты",
+                            f"player{third} отдаёт 5 карт"]
+    assert russian[3] == f"player{leader} ставит 9 фишек"
+
+
+@pytest.mark.parametrize("action, english, russian", [
+    ({"type": "play", "card": "X1", "joker": "high", "suit": "S"}, "Olga leads the joker: high, ♠", "Olga ходит джокером: «хочу» ♠"),
+    ({"type": "play", "card": "X2", "joker": "low", "suit": "H"}, "Olga leads the joker: low, ♥", "Olga ходит джокером: «забирает» ♥"),
+    ({"type": "play", "card": "X1", "joker": "high"}, "Olga plays the joker high", "Olga кладёт джокера сверху"),
+    ({"type": "play", "card": "X1", "joker": "low"}, "Olga plays the joker low", "Olga кладёт джокера снизу"),
+    ({"type": "play", "card": "TH"}, "Olga plays 10♥", "Olga кладёт 10♥"),
+    ({"type": "trump", "suit": None}, "Olga names no trump", "Olga объявляет игру без козыря"),
+    ({"type": "trump", "suit": "D"}, "Olga names trump: ♦", "Olga называет козырь: ♦"),
+])
+def test_every_kind_of_joker_move_has_its_words_in_both_languages(action, english, russian):
+    from django.utils import translation
+
+    from gameplay.movelog.joker import describe_move
+
+    assert describe_move(action, "Olga") == english
+    with translation.override("ru"):
+        assert describe_move(action, "Olga") == russian
+
+
+def test_in_durak_every_seat_and_a_spectator_read_the_same_log(players):
+    game = started_game("durak", players[:2])
+    for _ in range(3):
+        if not DURAK.actors(game.state):
+            break
+        game = play(game, players, first_legal(game)[1])
+    logs = [log_lines(client_for(players[0]), game), log_lines(client_for(players[1]), game), log_lines(Client(), game)]
+    assert logs[0] == logs[1] == logs[2] and len(logs[0]) == 3
