@@ -52,10 +52,10 @@ class RatingChange(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes",
                              verbose_name=_("player"))
     engine = models.CharField(_("game kind"), max_length=32)
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    mu_before = models.FloatField(_("mean (mu) before"))
+    sigma_before = models.FloatField(_("uncertainty (sigma) before"))
+    mu = models.FloatField(_("mean (mu)"))
+    sigma = models.FloatField(_("uncertainty (sigma)"))
     games = models.PositiveIntegerField(_("rated games"))  # the player's count after this game
     at = models.DateTimeField(_("when"))
 

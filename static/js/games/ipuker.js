@@ -22,9 +22,9 @@
     // What "fields" and "taken" mean, for a player new to the game.
     function legend() {
       return el("p", { class: "legend ipuker-legend" }, [
-        gettext("Fields: the places the leader lays out for the cards passed to him, 12 to 15 by the size of the bank. Each card passed wins as many tokens as there are free fields."),
+        gettext("Fields: the places the leader lays out for the cards passed to the leader, 12 to 15 by the size of the bank. Each card passed wins as many tokens as there are free fields."),
         " ",
-        gettext("Taken: the tokens a player took from the bank in the round; his result is taken minus given."),
+        gettext("Taken: the tokens a player took from the bank in the round; a player's result is taken minus given."),
       ]);
     }
 

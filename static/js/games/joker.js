@@ -143,7 +143,7 @@
     // What each way of playing the joker does (shown under the choice; the rules page says more).
     function jokerHint(mode) {
       switch (mode) {
-        case "high-led": return pgettext("joker led", "high") + " — " + gettext("the joker is the highest card of the suit you name, and demands it: each player must play his highest card of that suit (without it, a trump). It takes the trick unless trumped or a later joker is played high.");
+        case "high-led": return pgettext("joker led", "high") + " — " + gettext("the joker is the highest card of the suit you name, and demands it: each player must play the highest card of that suit they hold (without one, a trump). It takes the trick unless trumped or a later joker is played high.");
         case "low-led": return pgettext("joker led", "low") + " — " + gettext("the joker is the lowest card of the suit you name; the others play any card of it. It takes the trick only if nobody plays that suit, a trump or a joker high.");
         case "high": return pgettext("joker not led", "high") + " — " + gettext("the joker beats every card played so far; only a joker played high after it beats it.");
         default: return pgettext("joker not led", "low") + " — " + gettext("the joker is thrown away: it cannot take the trick.");
