@@ -85,6 +85,7 @@ def seat_info(seat, vacation_until=None) -> dict:
         "position": seat.position,
         "name": str(seat.player_name) if seat.is_taken else None,
         "is_bot": seat.is_bot,
+        "team": seat.team,  # the pair of a game in pairs (partners share it), else None
         "place": seat.place,
         "points": seat.points,
         "clock": {
