@@ -169,6 +169,13 @@ class GameConsumer(inbound.GatedConsumer):
                               "move_id": move_id})
 
     async def game_update(self, event):
-        if not self.closing:
-            await self.send_payload(event["payload"])
+        if self.closing:
+            return
+        if self.position is not None and "user" in event and event["user"] != self.user.pk:
+            # He left this seat (or never had it again): its views are another's now.
+            # Closed, his page reconnects as who he is now.
+            self.closing = True
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_payload(event["payload"])
 

@@ -214,3 +214,23 @@ def test_an_anonymous_invitee_follows_a_private_waiting_room(players):
 
     state = async_to_sync(scenario)()
     assert state["seat"] is None and names(state)[1] == players[1].name
+
+
+def test_a_socket_of_a_player_who_left_his_seat_never_gets_the_next_occupants_hand(players):
+    game = services.create_game(players[0], "durak", players=3)
+    services.join_game(game.pk, players[1], 1)
+    leaver = headers_for(players[1])
+
+    async def scenario():
+        ws = await connected(game.pk, leaver)
+        await database_sync_to_async(services.leave_game)(game.pk, players[1])
+        closed = await ws.receive_output(timeout=5)
+        await database_sync_to_async(services.join_game)(game.pk, players[2], 1)
+        await database_sync_to_async(services.join_game)(game.pk, players[3], 2)  # the game starts
+        after = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return closed, after
+
+    closed, nothing_more = async_to_sync(scenario)()
+    assert closed == {"type": "websocket.close", "code": 4403}
+    assert nothing_more
