@@ -12,6 +12,12 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
 
+The same socket serves an open table's waiting room (static/js/waiting.js):
+the table services send the same "state" after every seat taken or left and
+at the start. An invitee of a private table (the session holds its invite)
+follows it only until it starts; a socket whose player left his seat of an
+open table is closed before the seat's next occupant's view could reach it.
+
 Every frame passes the connection's rate limit and the gate of
 `gameplay.inbound` first (size, depth, types, valid text); a refused frame is
 answered with an error ("bad_request", "rate_limited") and changes nothing. A

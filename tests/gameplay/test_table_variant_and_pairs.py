@@ -151,3 +151,18 @@ def test_a_sheet_without_pairs_names_none(players):
     game.refresh_from_db()
     assert sheet_context(game)["pairs"] == []
     assert "Pairs:" not in client_for(players[0]).get(reverse("sheet_fragment", args=[game.pk])).content.decode()
+
+
+def test_the_waiting_page_runs_as_many_queries_with_three_seats_taken_as_with_one(players, pairs_table,
+                                                                                  django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    visitor = client_for(players[3])
+    with CaptureQueriesContext(connection) as one_taken:
+        assert visitor.get(pairs_table.get_absolute_url()).status_code == 200
+    services.join_game(pairs_table.pk, players[1], 1)
+    services.join_game(pairs_table.pk, players[2], 3)
+    with django_assert_max_num_queries(len(one_taken)):
+        page = visitor.get(pairs_table.get_absolute_url()).content.decode()
+    assert f"partner: {players[2].name}" in page

@@ -234,3 +234,11 @@ def test_a_socket_of_a_player_who_left_his_seat_never_gets_the_next_occupants_ha
     closed, nothing_more = async_to_sync(scenario)()
     assert closed == {"type": "websocket.close", "code": 4403}
     assert nothing_more
+
+
+def test_a_table_everyone_left_says_it_was_given_up_not_aborted_by_a_moderator(players):
+    game = services.create_game(players[0], "joker", players=4)
+    services.leave_game(game.pk, players[0])
+    page = client_for(players[1]).get(game.get_absolute_url()).content.decode()
+    assert "This table was given up. Everyone left the table." in page
+    assert "moderator" not in page
