@@ -8,6 +8,7 @@ contexts, the table's creator and a player who joins it.
   and so does the score sheet.
 - With its WebSocket refused, the waiting room still follows the table (it
   polls the state URL).
+- At the end of a game of a series, its page leads to the next game.
 """
 
 import re
@@ -165,3 +166,20 @@ def test_without_its_websocket_the_waiting_room_still_follows_the_table(two_peop
     expect_running_game(creator)
     expect(creator.locator("#table .seats")).to_contain_text("Gleb")
     expect_running_game(joiner)
+
+
+def test_the_end_of_a_series_game_leads_to_the_next_game_which_has_started(page, live_site):
+    from playwright.sync_api import expect
+
+    setup = live_site.run_scenario("finished_series_game", "serieswalker", PASSWORD)
+    page.goto("/accounts/login/?next=" + setup["url"])
+    page.fill("#id_username", "serieswalker")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(re.escape(setup["url"]) + "$"))
+
+    expect(page.locator("#table .outcome")).to_contain_text("Game over")
+    page.locator("#table .next-game a", has_text="On to the next game of the series").click()
+    page.wait_for_url(re.compile(re.escape(setup["next_url"]) + "$"))
+    expect_running_game(page)
+    assert not page.js_errors, page.js_errors
