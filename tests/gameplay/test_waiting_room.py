@@ -242,3 +242,15 @@ def test_a_table_everyone_left_says_it_was_given_up_not_aborted_by_a_moderator(p
     page = client_for(players[1]).get(game.get_absolute_url()).content.decode()
     assert "This table was given up. Everyone left the table." in page
     assert "moderator" not in page
+
+
+def test_an_invitee_left_without_a_seat_is_told_the_private_table_started(players):
+    game = services.create_game(players[0], "durak", players=2, is_private=True)
+    invitee = client_for(players[3])
+    invitee.get(reverse("invite", args=[game.invite_code]))
+    services.join_game(game.pk, players[1])  # the last seat: the game starts
+
+    response = invitee.get(game.get_absolute_url())
+    assert response.status_code == 404
+    assert "This private table has already started: only its players can see it." in response.content.decode()
+    assert client_for(players[2]).get(game.get_absolute_url()).status_code == 404  # never invited: a plain 404
