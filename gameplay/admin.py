@@ -163,6 +163,13 @@ class GameAdmin(ModeratorAdmin):
     def has_add_permission(self, request):
         return False  # a table is opened on the site (the new-table form), which deals and seats it
 
+    def save_model(self, request, obj, form, change):
+        # Only the fields the form changed: saving the whole row loaded with the
+        # page would put back an older state, version and status over any move
+        # or start that happened meanwhile.
+        if form.changed_data:
+            obj.save(update_fields=form.changed_data)
+
     def get_urls(self):
         return [path("<int:game_id>/abort/", self.admin_site.admin_view(self.abort_view), name="gameplay_game_abort")] + super().get_urls()
 
@@ -201,6 +208,17 @@ class SeatAdmin(GameRowsAdmin):
     search_fields = ["user__username", "user__display_name", "game__id"]
     raw_id_fields = ["game", "user"]
     ordering = ["-game_id", "position"]  # the newest game first, along the (game, position) index
+
+    # Read-only: a seat changes through the services only (taken, left, filled
+    # with a computer player), which lock the game and tell its players.
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Move)

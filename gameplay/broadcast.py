@@ -85,6 +85,7 @@ def seat_info(seat, vacation_until=None) -> dict:
         "position": seat.position,
         "name": str(seat.player_name) if seat.is_taken else None,
         "is_bot": seat.is_bot,
+        "team": seat.team,  # the pair of a game in pairs (partners share it), else None
         "place": seat.place,
         "points": seat.points,
         "clock": {
@@ -133,6 +134,17 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
     return reasons
 
 
+def seat_event(payload: dict, position: int | None, user_id: int | None) -> dict:
+    """The channel-layer event carrying `payload` to a seat's group. A seat's
+    event names the user sitting there now: a socket that joined the group
+    as someone who has since left that seat of an open table (or lost it) must
+    not receive the next occupant's view (see GameConsumer.game_update)."""
+    event = {"type": "game.update", "payload": payload}
+    if position is not None:
+        event["user"] = user_id
+    return event
+
+
 def send_game(game: Game | int, events: list | None = None) -> None:
     """Every seat's view, and the spectators', of the game as committed. A
     Game object (a service's, after its commit) is used as it is, with its
@@ -148,6 +160,7 @@ def send_game(game: Game | int, events: list | None = None) -> None:
             return
     seats = list(game.seats.all() if seats_loaded(game) else game.seats.select_related("user"))
     languages = {s.position: s.user.language for s in seats if s.user_id}
+    occupants = {s.position: s.user_id for s in seats}
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)
     messages = []
@@ -156,7 +169,7 @@ def send_game(game: Game | int, events: list | None = None) -> None:
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
             payload = game_payload(game, position, seats, vacations, series)
         payload["events"] = events or []
-        messages.append((seat_group(game.pk, position), {"type": "game.update", "payload": payload}))
+        messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # Redis may be down: the database has the move, clients resync.
@@ -188,7 +201,7 @@ def send_seat(game_id: int, position: int) -> None:
         payload = game_payload(game, position, seats)
     payload["events"] = []
     try:
-        async_to_sync(layer.group_send)(seat_group(game_id, position), {"type": "game.update", "payload": payload})
+        async_to_sync(layer.group_send)(seat_group(game_id, position), seat_event(payload, position, seat.user_id))
     except Exception:  # Redis may be down: the database has the setting, the client resyncs.
         log.exception("broadcast to a seat of game %s failed", game_id)
 

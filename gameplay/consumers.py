@@ -12,6 +12,12 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
 
+The same socket serves an open table's waiting room (static/js/waiting.js):
+the table services send the same "state" after every seat taken or left and
+at the start. An invitee of a private table (the session holds its invite)
+follows it only until it starts; a socket whose player left his seat of an
+open table is closed before the seat's next occupant's view could reach it.
+
 Every frame passes the connection's rate limit and the gate of
 `gameplay.inbound` first (size, depth, types, valid text); a refused frame is
 answered with an error ("bad_request", "rate_limited") and changes nothing. A
@@ -30,21 +36,29 @@ from gameplay import inbound, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
 from gameplay.models import Game, Seat
+from gameplay.views import INVITES_SESSION_KEY
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-def _position_for(game_id: int, user) -> tuple[bool, int | None]:
-    """(may connect, seat position or None for a spectator)."""
+def _position_for(game_id: int, user, session) -> tuple[bool, int | None, bool]:
+    """(may connect, seat position or None for a spectator, until the start
+    only). Whoever may see a table's page may follow it: its players, anyone
+    at a public table, and at a private table that has not started, whoever
+    opened its invite link (this session), to see its seats fill up."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return False, None
+        return False, None, False
     if user.is_authenticated:
         seat = game.seats.filter(user=user).first()
         if seat is not None:
-            return True, seat.position
-    return not game.is_private, None
+            return True, seat.position, False
+    if not game.is_private:
+        return True, None, False
+    invited = session is not None and game.pk in session.get(INVITES_SESSION_KEY, [])
+    invited = invited and game.status == Game.Status.OPEN
+    return invited, None, invited
 
 
 def _mark_seen(game_id: int, position: int | None) -> None:
@@ -68,11 +82,14 @@ def _in_language(language: str, func, *args):
 
 class GameConsumer(inbound.GatedConsumer):
     language: str | None = None  # set at connect (socket_language); None: the site's default
+    until_start = False  # an invitee at a private table's waiting room: closed when the game starts
+
     async def open(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
         self.language = socket_language(self.scope)
-        allowed, self.position = await database_sync_to_async(_position_for)(self.game_id, self.user)
+        allowed, self.position, self.until_start = await database_sync_to_async(_position_for)(
+            self.game_id, self.user, self.scope.get("session"))
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -141,6 +158,18 @@ class GameConsumer(inbound.GatedConsumer):
 
     async def send_state(self) -> None:
         payload = await database_sync_to_async(_in_language)(self.language, _payload, self.game_id, self.position)
+        await self.send_payload(payload)
+
+    async def send_payload(self, payload: dict) -> None:
+        """A state message to this socket; an invitee of a private table
+        learns that it started (his page reloads) and sees no more of it."""
+        if self.until_start and payload.get("type") == "state" and payload.get("status") != Game.Status.OPEN:
+            await self.send_json({"type": "state", "game": payload.get("game"), "status": payload.get("status"),
+                                  "version": payload.get("version"), "seat": None, "players": [], "view": None,
+                                  "legal": [], "events": []})
+            self.closing = True
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.send_json(payload)
 
     async def send_error(self, code: str, message, version: int | None = None, move_id=None) -> None:
@@ -149,5 +178,13 @@ class GameConsumer(inbound.GatedConsumer):
                               "move_id": move_id})
 
     async def game_update(self, event):
-        await self.send_json(event["payload"])
+        if self.closing:
+            return
+        if self.position is not None and "user" in event and event["user"] != self.user.pk:
+            # He left this seat (or never had it again): its views are another's now.
+            # Closed, his page reconnects as who he is now.
+            self.closing = True
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.send_payload(event["payload"])
 

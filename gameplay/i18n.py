@@ -10,7 +10,7 @@ active language when the message is shown.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from gameplay.engine.core import IllegalMove, fill
 
@@ -58,3 +58,16 @@ def socket_language(scope: dict) -> str:
         if name.lower() == b"accept-language":
             request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
     return translation.get_language_from_request(request)
+
+
+def variant_label(engine_slug: str, options: dict, players: int) -> str:
+    """A table's variant in a few words, in the active language: Durak's mode
+    and pairs ("подкидной, 2×2 парами"), else the number of players."""
+    count = ngettext("%(n)s player", "%(n)s players", players) % {"n": players}
+    if engine_slug != "durak":
+        return count
+    modes = {"podkidnoy": pgettext("durak variant", "podkidnoy"), "perevodnoy": pgettext("durak variant", "perevodnoy")}
+    mode = modes.get((options or {}).get("mode"), modes["podkidnoy"])
+    if (options or {}).get("teams"):
+        return gettext("%(mode)s, 2×2 in pairs") % {"mode": mode}
+    return f"{mode}, {count}"

@@ -128,6 +128,13 @@ class Game(models.Model):
 
         return engine_name(get_engine(self.engine))
 
+    @property
+    def variant_label(self) -> str:
+        """The table's variant in a few words ("podkidnoy, 2×2 in pairs"; "3 players")."""
+        from gameplay.i18n import variant_label
+
+        return variant_label(self.engine, self.options, self.seats_count)
+
     def seconds_for(self, timer: dict) -> int:
         """The length of the clock an engine timer entry names."""
         return int(self.timer_seconds.get(timer.get("clock") or "", self.move_seconds))

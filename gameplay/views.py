@@ -45,7 +45,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         context["my_games"] = my_games_rows(page)
         context["my_games_page"] = page
         public = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)
-        context["public_games"] = public.only("id", "engine")[:20]
+        context["public_games"] = public.only("id", "engine", "options", "seats_count")[:20]
     return render(request, "gameplay/lobby.html", context)
 
 
@@ -173,8 +173,27 @@ def _hidden_from(request: HttpRequest, game: Game) -> bool:
     return not (invited and game.status == Game.Status.OPEN)
 
 
+def waiting_seats(seats: list[Seat]) -> list[dict]:
+    """The seats of an open table as its waiting room lists them, each with
+    its partner's seat in a game in pairs (the same team; None otherwise)."""
+    rows = []
+    for seat in seats:
+        partner = next((s for s in seats if s.team is not None and s.team == seat.team and s is not seat), None)
+        rows.append({"position": seat.position, "number": seat.position + 1, "taken": seat.is_taken,
+                     "name": seat.player_name if seat.is_taken else None, "is_bot": seat.is_bot,
+                     "partner": partner and {"number": partner.position + 1, "taken": partner.is_taken,
+                                             "name": partner.player_name if partner.is_taken else None}})
+    return rows
+
+
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = visible_game(request, game_id)
+    game = get_object_or_404(Game, pk=game_id)
+    if _hidden_from(request, game):
+        if game.pk not in request.session.get(INVITES_SESSION_KEY, []):
+            raise Http404
+        # An invitee whose waiting room just became a game he has no seat in (its page reloads):
+        # still not found, but told why.
+        return render(request, "gameplay/started_without_you.html", {"game": game}, status=404)
     position = _my_position(request, game)
     seats = list(game.seats.select_related("user"))
     context = {
@@ -182,7 +201,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "engine": get_engine(game.engine),
         "position": position,
         "seats": seats,
-        "payload": game_payload(game, position),
+        "waiting_seats": waiting_seats(seats) if game.status == Game.Status.OPEN else [],
+        "in_pairs": any(seat.team is not None for seat in seats),
+        "payload": game_payload(game, position, seats),
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "sheet_context": sheet_context(game),

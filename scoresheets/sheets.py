@@ -30,6 +30,8 @@ def sheet_context(game: Game) -> dict | None:
             for p in sheet.get("ranking") or []
         ],
         "series": series_rows(game, order, seats),
+        # A game in pairs (Durak 2×2): who partners whom, by name.
+        "pairs": [[names.get(p, "?") for p in pair] for pair in sheet.get("teams") or []],
     }
 
 

@@ -229,6 +229,7 @@
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
     if (view.outcome && current.status !== "active") root.appendChild(renderOutcome(view));
+    if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));
     if (current.status === "aborted") root.appendChild(el("p", { class: "notice", text: gettext("This game was aborted.") }));
     root.appendChild(el("p", { id: "move-error", class: "error", role: "alert", text: error }));
     root.appendChild(el("ul", { class: "event-log" }, log.map((line) => el("li", { text: line }))));
@@ -238,6 +239,12 @@
     document.querySelectorAll("form.resign").forEach((form) => { form.hidden = current.status !== "active"; });
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
+  }
+
+  // The series' next game started with this game's end: the way to it.
+  function nextGameLink(gameId) {
+    return el("p", { class: "next-game" }, [el("a", { class: "button", href: "/games/" + gameId + "/",
+      text: gettext("On to the next game of the series") })]);
   }
 
   function statusText(status) {

@@ -17,6 +17,9 @@
   Ipuker table with three computer players, in round 1 where he is not the
   leader: the two other non-leaders (computers) have staked in secret, his
   own stake is awaited.
+- ``finished_series_game USERNAME PASSWORD``: a player's first game of a
+  two-game Durak series against a computer player, played to its end, so
+  that the second has started.
 """
 
 import json
@@ -127,7 +130,40 @@ def secret_stakes(username: str, password: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} leaves the player a non-leader")
 
 
-SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table, "secret_stakes": secret_stakes}
+def finished_series_game(username: str, password: str) -> dict:
+    """An English-speaking player's first game of a two-game Durak series
+    against a computer player, played to its end (his moves: the first legal
+    one), so that the second game has started."""
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game
+
+    user = get_user_model().objects.create_user(
+        username=username, password=password, email=f"{username}@example.com", language="en", time_zone="UTC",
+    )
+    game = services.create_game(user, "durak", {"mode": "podkidnoy"}, players=2, series_length=2)
+    services.fill_with_bots(game.pk, user)  # the computer moves at once (eager Celery)
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            break
+        legal = game_payload(game, 0)["legal"]
+        if not legal:
+            raise AssertionError(f"game {game.pk}: the computer did not move (version {game.version})")
+        services.submit_move(game.pk, user, legal[0], game.version)
+    following = game.next_in_series
+    if game.status != Game.Status.FINISHED or following is None:
+        raise AssertionError(f"game {game.pk} is {game.status} after {MAX_MOVES} moves")
+    return {"game": game.pk, "url": game.get_absolute_url(), "next_game": following.pk,
+            "next_url": following.get_absolute_url()}
+
+
+MAX_MOVES = 500
+
+
+SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table, "secret_stakes": secret_stakes, "finished_series_game": finished_series_game}
 
 
 def main(argv: list[str]) -> None:

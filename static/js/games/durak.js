@@ -40,8 +40,17 @@
       return box;
     }
 
+    // In pairs (2×2) each box names the seat's partner, who sits opposite.
+    function partnerLine(view, pos) {
+      const pair = (view.teams || []).find((p) => p.includes(pos));
+      if (!pair) return null;
+      const partner = pair.find((p) => p !== pos);
+      return el("div", { class: "partner", text: interpolate(gettext("partner: %(who)s"), { who: playerName(partner) }, true) });
+    }
+
     function seats(view) {
       return ctx.renderSeats(view, (pos) => [
+        partnerLine(view, pos),
         el("div", { class: "role role-" + (view.roles[pos] || "none"), text: roleName(view.roles[pos]) }),
         el("div", { class: "stats", text: interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
         view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards taken: everybody saw them") },
