@@ -21,6 +21,7 @@ from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
 from gameplay.models import Game, Seat
+from gameplay.results import game_results
 
 logger = logging.getLogger(__name__)
 
@@ -90,10 +91,21 @@ def profile(request: HttpRequest) -> HttpResponse:
     context = {
         "current": my_games_rows(current),
         "current_page": current,
-        "past": seats_page(request, past, param="page", anchor="finished-games"),
+        "past": with_results(seats_page(request, past, param="page", anchor="finished-games")),
         **vacation_context(request.user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def with_results(seats):
+    """The seats (a page, or a list) with their game's result (`gameplay.results`,
+    the one the game page, the sheet and the emails show): `seat.result` and
+    `seat.standing`. Two queries for the whole list."""
+    results = game_results([seat.game for seat in seats])
+    for seat in seats:
+        seat.result = results[seat.game_id]
+        seat.standing = seat.result.standing_of(seat.position)
+    return seats
 
 
 def vacation_context(user, form: VacationForm | None = None) -> dict:
@@ -156,7 +168,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": shown,
         "stats": stats,
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
-        "finished": public.filter(game__status=Game.Status.FINISHED).order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT],
+        "finished": with_results(list(public.filter(game__status=Game.Status.FINISHED).defer("game__state")
+                                      .order_by(LATEST_FIRST, "-game_id")[:LIST_LIMIT])),
     }
     return render(request, "accounts/player.html", context)
 

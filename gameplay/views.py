@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay import inbound, services
-from gameplay.broadcast import game_payload
+from gameplay.broadcast import chat_history, game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
+from gameplay.results import game_result
 from scoresheets.sheets import sheet_context
 
 INVITES_SESSION_KEY = "invited_games"
@@ -172,15 +173,20 @@ def _hidden_from(request: HttpRequest, game: Game) -> bool:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id)
     position = _my_position(request, game)
+    seats = list(game.seats.select_related("user"))
+    result = game_result(game, seats)
     context = {
         "game": game,
         "engine": get_engine(game.engine),
         "position": position,
-        "seats": game.seats.select_related("user"),
-        "payload": game_payload(game, position),
+        "seats": seats,
+        "payload": game_payload(game, position, seats, result=result.as_json()),
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "moves": game.moves.all() if game.is_over else None,
-        "sheet_context": sheet_context(game),
+        "sheet_context": sheet_context(game, result),
+        "result": result,
+        # The page of a game that is over opens no socket: its chat is shown here, read-only.
+        "chat_history": chat_history(game) if game.is_over else None,
     }
     return render(request, "gameplay/game.html", context)
 

@@ -311,6 +311,7 @@ class JokerEngine(Engine):
 
     slug = "joker"
     table_chooses_on_timeout = True  # rules/joker.md "Time-outs": forfeit or autoplay, a table option
+    sheet_points_per_unit = 100  # the sheet writes totals in hundreds
     name = N_("Joker")
     min_players = PLAYERS
     max_players = PLAYERS
