@@ -173,7 +173,9 @@ def test_box_sheet_profile_and_email_rank_a_joker_game_lost_on_time_alike(emaile
     result = game_result(game)
     names = [s.name for s in result.standings]
     assert names[-1] == f"Player {late}"
-    assert get_engine("joker").sheet(game.state)["ranking"][0] == late  # by the sheet's totals alone: first
+    joker = get_engine("joker")
+    assert joker.ranking(joker.totals(game.state), game.state["order"])[0] == late  # by the totals alone: first
+    assert joker.sheet(game.state)["ranking"] == [s.position for s in result.standings]
 
     box = game_payload(game, 0)["result"]
     assert box["ending"] == LOST_ON_TIME and box["seat"] == late
