@@ -26,6 +26,7 @@ from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from ratings.charts import rating_chart
 from ratings.services import player_ratings
+from gameplay.results import game_results
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +95,21 @@ def profile(request: HttpRequest) -> HttpResponse:
     context = {
         "current": my_games_rows(current),
         "current_page": current,
-        "past": seats_page(request, past, param="page", anchor="finished-games"),
+        "past": with_results(seats_page(request, past, param="page", anchor="finished-games")),
         **vacation_context(request.user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def with_results(seats):
+    """The seats (a page, or a list) with their game's result (`gameplay.results`,
+    the one the game page, the sheet and the emails show): `seat.result` and
+    `seat.standing`. Two queries for the whole list."""
+    results = game_results([seat.game for seat in seats])
+    for seat in seats:
+        seat.result = results[seat.game_id]
+        seat.standing = seat.result.standing_of(seat.position)
+    return seats
 
 
 def vacation_context(user, form: VacationForm | None = None) -> dict:
@@ -169,7 +181,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
         "filters": filters,
         "filtered": bool(chosen and any(chosen.values())),
-        "finished_page": seats_page(request, finished, anchor="finished"),
+        "finished_page": with_results(seats_page(request, finished, anchor="finished")),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
     }

@@ -19,6 +19,7 @@ from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
+from gameplay.results import game_result
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +28,15 @@ def seat_group(game_id: int, position: int | None) -> str:
 
 
 def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None,
-                 series: dict | None | bool = False) -> dict:
+                 series: dict | None | bool = False, result: dict | None = None) -> dict:
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed.
-    `seats`, `vacations` (`vacations_until`) and `series` (`series_info`) may
-    be given when the caller has them (one fan-out builds them once)."""
+    `seats`, `vacations` (`vacations_until`), `series` (`series_info`) and
+    `result` (`game_result(...).as_json()`) may be given when the caller has
+    them (one fan-out builds them once)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
+    if result is None:
+        result = game_result(game, seats).as_json()
     if vacations is None:
         vacations = vacations_until([s.user_id for s in seats if s.user_id])
     payload = {
@@ -45,6 +49,8 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         "seed_sha256": game.seed_sha256,
         "seed": game.revealed_seed,
         "abort_reason": game.abort_reason or None,
+        # How the game ended and its final places (gameplay.results): the game-over box reads this.
+        "result": result,
         "series": series_info(game) if series is False else series,
         "server_time": timezone.now().isoformat(),
         "players": [seat_info(s, vacations.get(s.user_id)) for s in seats],
@@ -163,11 +169,12 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     occupants = {s.position: s.user_id for s in seats}
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)
+    result = game_result(game, seats).as_json()
     messages = []
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations, series)
+            payload = game_payload(game, position, seats, vacations, series, result)
         payload["events"] = events or []
         messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
     try:

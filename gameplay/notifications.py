@@ -48,12 +48,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from gameplay.engine import get_engine
-from gameplay.models import Game, Move, Seat
+from gameplay.models import Game, Seat
+from gameplay.results import LOST_ON_TIME, RESIGNED, game_result
 
 log = logging.getLogger(__name__)
-
-TIMEOUT_ACTION = "timeout"  # services.TIMEOUT (not imported: services imports this module)
-RESIGN_ACTION = "resign"  # services.RESIGN
 
 
 # --- rendering and sending ----------------------------------------------------
@@ -269,34 +267,28 @@ def _game_over(game_id: int) -> None:
     if game is None:
         return
     seats = list(game.seats.select_related("user"))
-    ranking = sorted(seats, key=lambda s: (s.place is None, s.place or 0, s.position))
-    last = Move.objects.filter(game=game).order_by("-seq").first()
-    kind = (last.action or {}).get("type") if last else None
-    lost_on_time = last if last and last.by == Move.By.TIMEOUT and kind == TIMEOUT_ACTION else None
-    resigned = last if last and kind == RESIGN_ACTION else None
-    ending = lost_on_time or resigned
-    ender = next((s for s in seats if s.position == ending.position), None) if ending else None
+    result = game_result(game, seats)
+    ender = next((s for s in seats if s.position == result.seat), None) if result.is_forfeit else None
     sheet_url = _absolute(reverse("sheet", args=[game.pk]))
     for seat in seats:
         user = seat.user
         if user is None or seat.is_bot or not user.is_active or not user.email_notifications or not user.email:
             continue
-        with translation.override(user.language or settings.LANGUAGE_CODE):
-            rows = [
-                {"place": s.place, "name": str(s.player_name), "points": s.points, "is_you": s.pk == seat.pk}
-                for s in ranking
-            ]
+        mine = result.standing_of(seat.position)
+        place = mine.place if mine else None
+        rows = [{"place": s.place, "name": s.name, "points": s.points_label, "is_you": s.position == seat.position}
+                for s in result.standings]
         is_ender = ender is not None and ender.pk == seat.pk
         subject, body = render_email(user, "game_over", {
             "game": game,
             "seat": seat,
-            "place": seat.place,
+            "place": place,
             "rows": rows,
-            "lost_on_time": lost_on_time is not None,
-            "resigned": resigned is not None,
+            "lost_on_time": result.ending == LOST_ON_TIME,
+            "resigned": result.ending == RESIGNED,
             "ender_name": str(ender.player_name) if ender else "",
             "is_ender": is_ender,
-            "won": seat.place == 1 and not is_ender,
+            "won": place == 1 and not is_ender,
             "sheet_url": sheet_url,
             "game_url": _absolute(game.get_absolute_url()),
         })

@@ -11,12 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay import inbound, services
-from gameplay.rules import first_time_at, rules_template
-from gameplay.broadcast import game_payload
+from gameplay.broadcast import chat_history, game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
+from gameplay.results import game_result
+from gameplay.rules import first_time_at, rules_template
 from scoresheets.sheets import sheet_context
 
 INVITES_SESSION_KEY = "invited_games"
@@ -196,6 +197,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "gameplay/started_without_you.html", {"game": game}, status=404)
     position = _my_position(request, game)
     seats = list(game.seats.select_related("user"))
+    result = game_result(game, seats)
     context = {
         "game": game,
         "engine": get_engine(game.engine),
@@ -203,10 +205,13 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "seats": seats,
         "waiting_seats": waiting_seats(seats) if game.status == Game.Status.OPEN else [],
         "in_pairs": any(seat.team is not None for seat in seats),
-        "payload": game_payload(game, position, seats),
+        "payload": game_payload(game, position, seats, result=result.as_json()),
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
-        "sheet_context": sheet_context(game),
+        "sheet_context": sheet_context(game, result),
+        "result": result,
+        # The page of a game that is over opens no socket: its chat is shown here, read-only.
+        "chat_history": chat_history(game) if game.is_over else None,
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
     }
     # A seated player new to this game is offered its rules (one query; not after the game).

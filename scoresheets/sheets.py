@@ -8,16 +8,20 @@ from django.db.models import Prefetch, Q
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from gameplay.results import GameResult, game_result
 
 
-def sheet_context(game: Game) -> dict | None:
+def sheet_context(game: Game, result: GameResult | None = None) -> dict | None:
+    """What the sheet templates show. The final ranking and how the game ended
+    are the game's result (`gameplay.results`), the same the game-over box,
+    the profile and the emails show; `result` may be given by a caller that has it."""
     if game.state is None:
         return None
     sheet = get_engine(game.engine).sheet(game.state)
     seats = list(game.seats.select_related("user"))
     names = {s.position: str(s.player_name) for s in seats}
     order = sheet.get("order") or sorted(names)
-    totals = sheet.get("totals") or sheet.get("result") or []
+    result = result or game_result(game, seats)
     return {
         "kind": sheet.get("kind", game.engine),
         "data": sheet,
@@ -25,10 +29,7 @@ def sheet_context(game: Game) -> dict | None:
         "columns": [{"position": p, "name": names.get(p, "?")} for p in order],
         "template": f"scoresheets/{sheet.get('kind', game.engine)}.html",
         "game": game,
-        "ranking": [
-            {"position": p, "name": names.get(p, "?"), "points": totals[p] if p < len(totals) else None}
-            for p in sheet.get("ranking") or []
-        ],
+        "result": result,
         "series": series_rows(game, order, seats),
         # A game in pairs (Durak 2×2): who partners whom, by name.
         "pairs": [[names.get(p, "?") for p in pair] for pair in sheet.get("teams") or []],

@@ -190,6 +190,8 @@ class Engine:
     # True where the rules let the table choose between an automatic move and
     # the loss of the game when time runs out (Joker's ``on_timeout``).
     table_chooses_on_timeout: bool = False
+    # The score sheet writes points in units of this many (Joker: hundreds).
+    sheet_points_per_unit: int = 1
     # The version of the rules new games start under (see "Rules versions" in
     # the module docstring); bumped by every change that alters what happens in
     # a game, with a line in the engine module's changelog.

@@ -311,6 +311,7 @@ class JokerEngine(Engine):
 
     slug = "joker"
     table_chooses_on_timeout = True  # rules/joker.md "Time-outs": forfeit or autoplay, a table option
+    sheet_points_per_unit = 100  # the sheet writes totals in hundreds
     name = N_("Joker")
     min_players = PLAYERS
     max_players = PLAYERS
@@ -654,7 +655,7 @@ class JokerEngine(Engine):
             pulka["total"] = list(running)
             pulkas.append(pulka)
         return {"kind": self.slug, "order": list(state["order"]), "pulkas": pulkas,
-                "totals": running, "ranking": self.ranking(running, state["order"])}
+                "totals": running, "ranking": self.ranking(running, state["order"], state["forfeited"])}
 
     def _sheet_pulka(self, state: State, number: int, deal_numbers: tuple[int, ...], played: list[dict]) -> dict:
         subtotal, premium = pulka_scores(played, deal_numbers, state["order"])

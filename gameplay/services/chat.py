@@ -34,6 +34,8 @@ def post_chat(game_id: int, user, text: Any) -> ChatMessage:
         game = locked_game(game_id)
         if seat_of(game, user) is None:
             raise GameError(_("Only the players at this table can write in its chat."), code="not_seated")
+        if game.is_over:
+            raise GameError(_("The game is over: its chat is read-only."), code="not_active")
         now = timezone.now()
         for limit, window in (CHAT_BURST, CHAT_HOURLY):
             if ChatMessage.objects.filter(game=game, user=user, created_at__gt=now - window).count() >= limit:

@@ -8,6 +8,7 @@ from gameplay.engine import get_engine
 from gameplay.models import Game
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
+from gameplay.services.after_commit import game_changed
 from gameplay.services.base import GameError, locked_game
 
 
@@ -23,6 +24,8 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     game.aborted_by = moderator
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "abort_reason", "aborted_by", "finished_at"])
+    # Every open page of the game gets the abort and its reason (the state's "result") after the commit.
+    game_changed(game)
     seat_clocks.update_clocks(game, get_engine(game.engine), game.finished_at, mover=None)
     tables.after_table_change(game)
     return game

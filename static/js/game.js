@@ -228,9 +228,9 @@
     if (!view) return;
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
-    if (view.outcome && current.status !== "active") root.appendChild(renderOutcome(view));
+    const outcome = renderOutcome(current.result);
+    if (outcome) root.appendChild(outcome);
     if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));
-    if (current.status === "aborted") root.appendChild(el("p", { class: "notice", text: gettext("This game was aborted.") }));
     root.appendChild(el("p", { id: "move-error", class: "error", role: "alert", text: error }));
     root.appendChild(el("ul", { class: "event-log" }, log.map((line) => el("li", { text: line }))));
     if (current.server_time) clockOffset = new Date(current.server_time).getTime() - Date.now();
@@ -239,6 +239,32 @@
     document.querySelectorAll("form.resign").forEach((form) => { form.hidden = current.status !== "active"; });
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
+    showEnding(current.result);
+    chat.setOpen(current.status === "active");
+  }
+
+  // How the game ended (gameplay/results.py), in the page's head: it arrives live with the state.
+  function endingText(result) {
+    if (!result) return "";
+    const who = result.seat === null || result.seat === undefined ? "" : playerName(result.seat);
+    switch (result.ending) {
+      case "lost_on_time": return interpolate(gettext("%(who)s lost on time; the game ended."), { who: who }, true);
+      case "resigned": return interpolate(gettext("%(who)s resigned; the game ended."), { who: who }, true);
+      case "aborted": return result.reason
+        ? interpolate(gettext("Aborted by a moderator: %(reason)s"), { reason: result.reason }, true)
+        : gettext("Aborted by a moderator.");
+      case "adjudicated": return interpolate(gettext("Adjudicated by a moderator: %(reason)s"), { reason: result.reason || "" }, true);
+      case "finished": return gettext("The game was played to the end.");
+      default: return "";
+    }
+  }
+
+  function showEnding(result) {
+    const box = document.getElementById("game-ending");
+    if (!box) return;
+    const text = endingText(result);
+    box.hidden = !text;
+    box.textContent = text;
   }
 
   // The series' next game started with this game's end: the way to it.
@@ -272,13 +298,16 @@
     return seats;
   }
 
-  function renderOutcome(view) {
-    const outcome = view.outcome;
-    if (!outcome) return null;
-    const ranking = outcome.places.map((place, pos) => ({ place, pos })).sort((a, b) => a.place - b.place);
-    return el("div", { class: "outcome" }, [el("h3", { text: gettext("Game over") }),
-      el("ul", {}, ranking.map((r) => el("li", { text: interpolate(gettext("%(place)s. %(who)s — %(score)s"),
-        { place: r.place, who: playerName(r.pos), score: renderer.score ? renderer.score(outcome.scores[r.pos]) : outcome.scores[r.pos] }, true) })))]);
+  // The game-over box: the game's result as the server states it (the sheet, the profile and the
+  // emails show the same), never recomputed here.
+  function renderOutcome(result) {
+    if (!result || result.ending === "in_play") return null;
+    const title = result.ending === "aborted" ? gettext("Game aborted") : gettext("Game over");
+    return el("div", { class: "outcome", "data-ending": result.ending }, [el("h3", { text: title }),
+      el("p", { class: "ending", text: endingText(result) }),
+      result.standings.length ? el("ul", {}, result.standings.map((r) => el("li", { "data-position": r.position, "data-place": r.place,
+        text: interpolate(gettext("%(place)s. %(who)s — %(score)s"),
+          { place: r.place === null ? "–" : r.place, who: playerName(r.position), score: r.points_label }, true) }))) : null]);
   }
 
   // ---- table chat ---------------------------------------------------------
@@ -294,16 +323,30 @@
         el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text])));
       list.scrollTop = list.scrollHeight;
     }
+    const closed = box && box.querySelector(".chat-closed");
+    if (list) list.querySelectorAll("li[data-id]").forEach((li) => {
+      // History the page came with (a game that is over opens no socket).
+      const author = li.querySelector("b");
+      messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",
+        text: author ? li.textContent.slice(author.textContent.length) : li.textContent, hidden: false });
+    });
     if (form) {
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         const input = form.querySelector("input[name=text]");
+        if (current.status !== "active") { setOpen(false); return; }
         if (!input.value.trim() || !socket || socket.readyState !== WebSocket.OPEN) return;
         socket.send(JSON.stringify({ type: "chat", text: input.value }));
         input.value = "";
       });
     }
+    // Once the game is over the chat stays readable, and no longer takes messages.
+    function setOpen(open) {
+      if (form) form.hidden = !open;
+      if (closed) closed.hidden = open;
+    }
     return {
+      setOpen,
       replace(items) { messages.clear(); items.forEach((m) => messages.set(m.id, m)); draw(); },
       add(message) { messages.set(message.id, message); draw(); },
     };

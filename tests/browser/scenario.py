@@ -20,6 +20,8 @@
 - ``finished_series_game USERNAME PASSWORD``: a player's first game of a
   two-game Durak series against a computer player, played to its end, so
   that the second has started.
+- ``lost_on_time``, ``durak_resigned``, ``abort_table``: games that end (or
+  are about to be aborted) for the results and endings tests; see each function.
 """
 
 import json
@@ -163,7 +165,78 @@ def finished_series_game(username: str, password: str) -> dict:
 MAX_MOVES = 500
 
 
-SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table, "secret_stakes": secret_stakes, "finished_series_game": finished_series_game}
+def _player(username: str, password: str, **fields):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        username=username, password=password, email=f"{username}@example.com", language="en",
+        time_zone="UTC", **fields,
+    )
+
+
+def _table_with_bots(user, engine: str, players: int, seed: str = "1"):
+    """An active table of `engine`: the user at seat 0, computers in the others (they move at once)."""
+    from gameplay import services
+    from gameplay.models import Game, seed_hash
+
+    game = services.create_game(user, engine, players=players)
+    Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+    services.fill_with_bots(game.pk, user)
+    return Game.objects.get(pk=game.pk)
+
+
+def lost_on_time(username: str, password: str) -> dict:
+    """``lost_on_time USERNAME PASSWORD``: a finished Joker game the player
+    (seat 0, with three computers) lost on time: his clock ran out three
+    times (three automatic moves, then the loss). He wrote in the chat first."""
+    from django.db import transaction
+
+    from gameplay import services
+    from gameplay.engine import get_engine
+    from gameplay.models import Game
+    from gameplay.services.base import locked_game
+
+    user = _player(username, password)
+    game = _table_with_bots(user, "joker", 4)
+    services.post_chat(game.pk, user, "Good luck, computers!")
+    engine = get_engine("joker")
+    for _ in range(50):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            return {"game": game.pk, "url": game.get_absolute_url(), "late": user.name}
+        if 0 not in engine.actors(game.state):
+            raise AssertionError(f"game {game.pk}: the computers did not move (version {game.version})")
+        with transaction.atomic():
+            locked = locked_game(game.pk, seats=True)
+            seat = next(s for s in locked.seats.all() if s.position == 0)
+            services.expire_seat(locked, engine, seat, next(t for t in engine.timers(locked.state) if t["seat"] == 0))
+    raise AssertionError("the game did not end on time")
+
+
+def durak_resigned(username: str, password: str) -> dict:
+    """``durak_resigned USERNAME PASSWORD``: a Durak game the player (seat 0,
+    with two computers) resigned right after the deal: the computers still hold their cards."""
+    from gameplay import services
+
+    user = _player(username, password)
+    game = _table_with_bots(user, "durak", 3)
+    services.resign(game.pk, user)
+    return {"game": game.pk, "url": game.get_absolute_url(), "name": user.name}
+
+
+def abort_table(username: str, password: str, moderator: str, moderator_password: str) -> dict:
+    """``abort_table USERNAME PASSWORD MODERATOR MODERATOR_PASSWORD``: a Joker
+    game in play (the player at seat 0 with three computers) and a moderator
+    who may abort it in the admin."""
+    user = _player(username, password)
+    _player(moderator, moderator_password, is_staff=True, is_superuser=True)
+    game = _table_with_bots(user, "joker", 4)
+    return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
+
+
+SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
+             "secret_stakes": secret_stakes, "finished_series_game": finished_series_game,
+             "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table}
 
 
 def main(argv: list[str]) -> None:

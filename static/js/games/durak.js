@@ -48,10 +48,25 @@
       return el("div", { class: "partner", text: interpolate(gettext("partner: %(who)s"), { who: playerName(partner) }, true) });
     }
 
+    // A game ended by a forfeit is shown as one: the seat that lost on time or resigned says so, and
+    // a winner still holding cards "won" (never "out", which means he played all his cards).
+    function seatRole(view, pos) {
+      const role = view.roles[pos];
+      if (!view.finished || view.forfeited === null || view.forfeited === undefined) return roleName(role);
+      const result = ctx.current().result || {};
+      if (pos === view.forfeited) {
+        if (result.ending === "resigned") return gettext("resigned");
+        if (result.ending === "lost_on_time") return gettext("lost on time");
+        return roleName(role);
+      }
+      if (role === "won" && view.hand_sizes[pos] > 0) return gettext("won");
+      return roleName(role);
+    }
+
     function seats(view) {
       return ctx.renderSeats(view, (pos) => [
         partnerLine(view, pos),
-        el("div", { class: "role role-" + (view.roles[pos] || "none"), text: roleName(view.roles[pos]) }),
+        el("div", { class: "role role-" + (view.roles[pos] || "none"), text: seatRole(view, pos) }),
         el("div", { class: "stats", text: interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
         view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards taken: everybody saw them") },
           view.taken[pos].map((c) => cardNode(c, { class: "card small" }))) : null,
@@ -179,7 +194,6 @@
     return {
       render(view) { return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)]; },
       describe: describe,
-      score: (points) => String(points),
     };
   };
 })();

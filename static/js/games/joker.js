@@ -156,7 +156,6 @@
         return [renderInfo(view), renderSeats(view), renderCenter(view), me === null || me === undefined ? null : renderControls(view)];
       },
       describe: describe,
-      score: (points) => (points / 100).toFixed(1),
     };
   };
 })();
