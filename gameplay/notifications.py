@@ -49,6 +49,7 @@ from django.utils.translation import gettext
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
+from scoresheets.scores import format_points
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +284,7 @@ def _game_over(game_id: int) -> None:
             continue
         with translation.override(user.language or settings.LANGUAGE_CODE):
             rows = [
-                {"place": s.place, "name": str(s.player_name), "points": s.points, "is_you": s.pk == seat.pk}
+                {"place": s.place, "name": str(s.player_name), "points": format_points(game.engine, s.points), "is_you": s.pk == seat.pk}
                 for s in ranking
             ]
         is_ender = ender is not None and ender.pk == seat.pk
