@@ -4,7 +4,8 @@
 // - <form data-confirm="question">: asks first, and is not sent unless confirmed;
 // - <input data-select-on-click>: selects its whole text when clicked (the invite link);
 // - <a data-print>: prints the page;
-// - <form data-engine-options>: shows only the chosen game's options (the new table form).
+// - <form data-engine-options>: shows only the chosen game's options (the new table form);
+// - <input data-browser-zone="fill">: the time zone box takes the browser's zone when it is one of its list.
 (function () {
   "use strict";
 
@@ -39,5 +40,12 @@
     }
     select.addEventListener("change", sync);
     sync();
+  });
+
+  document.querySelectorAll("input[data-browser-zone=fill][list]").forEach(function (input) {
+    let zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    const known = Array.prototype.some.call(input.list ? input.list.options : [], function (o) { return o.value === zone; });
+    if (known) input.value = zone;
   });
 })();

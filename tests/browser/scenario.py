@@ -50,11 +50,13 @@ def follow_suit(username: str, password: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} gives a card that may not be played")
 
 
-def _player(username: str, password: str, time_zone: str = "UTC"):
+def _player(username: str, password: str, time_zone: str | None = "UTC"):
+    """An English-speaking player; time_zone None: the model's default, as if he never chose one."""
     from django.contrib.auth import get_user_model
 
+    zone = {} if time_zone is None else {"time_zone": time_zone}
     return get_user_model().objects.create_user(
-        username=username, password=password, email=f"{username}@example.com", language="en", time_zone=time_zone,
+        username=username, password=password, email=f"{username}@example.com", language="en", **zone,
     )
 
 
@@ -101,11 +103,12 @@ def joker_trump_choice(username: str, password: str) -> dict:
 
 
 def finished_games_only(username: str, password: str) -> dict:
-    """A player whose only game (against three computer players) is over: he resigned it."""
+    """A player whose only game (against three computer players) is over: he
+    resigned it. His account is on the default time zone."""
     from gameplay import services
     from gameplay.models import Game
 
-    user = _player(username, password)
+    user = _player(username, password, time_zone=None)
     game = services.create_game(user, "joker", players=4)
     services.fill_with_bots(game.pk, user)
     services.resign(game.pk, user)
