@@ -284,7 +284,8 @@ def _game_over(game_id: int) -> None:
             continue
         with translation.override(user.language or settings.LANGUAGE_CODE):
             rows = [
-                {"place": s.place, "name": str(s.player_name), "points": format_points(game.engine, s.points), "is_you": s.pk == seat.pk}
+                {"place": s.place, "name": str(s.player_name), "points": format_points(game.engine, s.points),
+                 "is_you": s.pk == seat.pk}
                 for s in ranking
             ]
         is_ender = ender is not None and ender.pk == seat.pk

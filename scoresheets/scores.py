@@ -3,10 +3,8 @@ the player pages and in the emails.
 
 Joker points are written in hundreds, as on the paper sheet (the engine
 counts -210, the sheet says -2.1); the other games' points as they are.
-No Django models here: gameplay.notifications uses it too.
+No Django here: gameplay.notifications uses it too.
 """
-
-from django.template.defaultfilters import floatformat
 
 IN_HUNDREDS = frozenset({"joker"})
 
@@ -24,4 +22,4 @@ def format_points(engine: str, points: float | None) -> str:
         return ""
     if engine in IN_HUNDREDS:
         return hundreds(points)
-    return floatformat(points, "-1")
+    return f"{points:g}"  # as the other sheets write them: 3.0 -> 3, -12.5 -> -12.5

@@ -67,7 +67,8 @@ def test_an_account_on_the_default_zone_lets_the_browser_fill_in_its_zone(signed
 def test_an_unknown_zone_is_refused_with_a_message_that_says_what_to_do(signed_in, user):
     response = signed_in.post(reverse("profile_edit"), {**PROFILE, "time_zone": "Mars/Olympus"})
     assert response.status_code == 200
-    assert "Часовой пояс «Mars/Olympus» нам неизвестен: выберите пояс из списка" in response.text  # he reads Russian
+    # He reads Russian.
+    assert "Часовой пояс «Mars/Olympus» нам неизвестен: выберите пояс из списка" in response.text
     user.refresh_from_db()
     assert user.time_zone == "Europe/Moscow"
     user.language = "en"

@@ -9,6 +9,13 @@
   the site does it) to a moment where it is his turn to play and some card
   in his hand may not be played. Games are built from fixed seeds 1, 2, 3...
   so the result is the same on every run.
+- ``joker_against_computers USERNAME PASSWORD``: his Joker table with three
+  computer players, in its first deal (seed 1).
+- ``joker_trump_choice USERNAME PASSWORD``: the same, brought to a 9-card
+  deal where he names the trump after his first 3 cards.
+- ``finished_games_only USERNAME PASSWORD``: a player (on the default time
+  zone) whose only game is over: he resigned it.
+- ``two_joker_tables USERNAME PASSWORD``: two such tables, both waiting for his move.
 """
 
 import json
@@ -71,10 +78,10 @@ def joker_against_computers(username: str, password: str) -> dict:
     Game.objects.filter(pk=game.pk).update(seed="1", seed_sha256=seed_hash("1"))
     services.fill_with_bots(game.pk, user)
     game = Game.objects.get(pk=game.pk)
-    return {"game": game.pk, "url": game.get_absolute_url(), "my_turn": 0 in services_actors(game)}
+    return {"game": game.pk, "url": game.get_absolute_url(), "my_turn": 0 in _actors(game)}
 
 
-def services_actors(game) -> list[int]:
+def _actors(game) -> list[int]:
     from gameplay.engine import get_engine
 
     return get_engine(game.engine).actors(game.state)
@@ -113,23 +120,23 @@ def finished_games_only(username: str, password: str) -> dict:
     services.fill_with_bots(game.pk, user)
     services.resign(game.pk, user)
     game = Game.objects.get(pk=game.pk)
-    return {"game": game.pk, "status": game.status}
+    return {"game": game.pk, "url": game.get_absolute_url(), "status": game.status}
 
 
 def two_joker_tables(username: str, password: str) -> dict:
     """Two Joker tables of the player against computer players, both in play."""
-    first = joker_against_computers(username, password)
     from django.contrib.auth import get_user_model
 
     from gameplay import services
     from gameplay.models import Game
 
+    first = joker_against_computers(username, password)
     user = get_user_model().objects.get(username=username)
     game = services.create_game(user, "joker", players=4)
     services.fill_with_bots(game.pk, user)
     game = Game.objects.get(pk=game.pk)
     return {"first": first, "second": {"game": game.pk, "url": game.get_absolute_url(),
-                                       "my_turn": 0 in services_actors(game)}}
+                                       "my_turn": 0 in _actors(game)}}
 
 
 SCENARIOS = {"follow_suit": follow_suit, "joker_against_computers": joker_against_computers,

@@ -7,6 +7,7 @@
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.durak = function (ctx) {
     const { el, gettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
     const picked = new Set(); // hand cards chosen for an attack / throw-in / transfer
     let target = null; // the unbeaten attack card chosen to be beaten
 
@@ -43,7 +44,7 @@
     function seats(view) {
       return ctx.renderSeats(view, (pos) => [
         el("div", { class: "role role-" + (view.roles[pos] || "none"), text: roleName(view.roles[pos]) }),
-        el("div", { class: "stats", text: interpolate(gettext("%(n)s cards"), { n: view.hand_sizes[pos] }, true) }),
+        el("div", { class: "stats", text: interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
         view.taken[pos] && view.taken[pos].length ? el("div", { class: "taken-cards", title: gettext("Cards he took: everybody saw them") },
           view.taken[pos].map((c) => cardNode(c, { class: "card small" }))) : null,
       ]);

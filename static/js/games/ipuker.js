@@ -6,6 +6,7 @@
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.ipuker = function (ctx) {
     const { el, gettext, interpolate, playerName } = ctx;
+    const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
 
     function info(view) {
       const items = [
@@ -27,7 +28,7 @@
           facts.push(el("div", { class: "committed", text: view.committed[pos] ? gettext("has chosen") : gettext("choosing…") }));
         }
         if (view.stakes[pos] !== null) facts.push(el("span", { class: "stake", text: interpolate(gettext("stake %(n)s"), { n: view.stakes[pos] }, true) }));
-        if (view.counts[pos] !== null) facts.push(el("span", { class: "count", text: " · " + interpolate(gettext("%(n)s cards passed"), { n: view.counts[pos] }, true) }));
+        if (view.counts[pos] !== null) facts.push(el("span", { class: "count", text: " · " + interpolate(ngettext("%(n)s card passed", "%(n)s cards passed", view.counts[pos]), { n: view.counts[pos] }, true) }));
         facts.push(el("div", { class: "stats", text: interpolate(gettext("balance %(n)s"), { n: view.balance[pos] }, true) }));
         return facts;
       });
