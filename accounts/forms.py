@@ -1,9 +1,58 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from accounts.timezones import canonical_zone, zone_labels
 
 User = get_user_model()
+
+
+class ZoneInput(forms.TextInput):
+    """A text box searching the current time zones (<input list> and its
+    <datalist>, labelled with the city and country in the page's language).
+    site.js fills in the browser's zone when the box is empty, or holds the
+    default zone of an account that never chose one (data-browser-zone)."""
+
+    def __init__(self, attrs: dict | None = None) -> None:
+        super().__init__({"autocomplete": "off", "spellcheck": "false", **(attrs or {})})
+
+    def render(self, name, value, attrs=None, renderer=None) -> str:
+        list_id = f"{(attrs or {}).get('id') or 'id_' + name}-zones"
+        attrs = {**(attrs or {}), "list": list_id}
+        if not value or value == DEFAULT_ZONE:
+            attrs["data-browser-zone"] = "fill"
+        options = format_html_join("", '<option value="{}">{}</option>', zone_labels(get_language() or "en"))
+        return format_html('{}<datalist id="{}">{}</datalist>', super().render(name, value, attrs, renderer),
+                           list_id, options)
+
+
+class ZoneField(forms.CharField):
+    """A current time zone; a legacy alias is taken as the zone it stands for."""
+
+    widget = ZoneInput
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("label", _("Time zone"))
+        kwargs.setdefault("help_text", _("Type a city to search, e.g. Moscow or Tbilisi."))
+        super().__init__(max_length=64, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value:
+            return value
+        zone = canonical_zone(value)
+        if zone is None:
+            raise forms.ValidationError(
+                _("“%(zone)s” is not a time zone we know: choose one from the list, such as Europe/Moscow."),
+                code="unknown_zone", params={"zone": value},
+            )
+        return zone
+
+
+DEFAULT_ZONE = User._meta.get_field("time_zone").default
 
 
 class SignupForm(UserCreationForm):
@@ -14,13 +63,25 @@ class SignupForm(UserCreationForm):
         fields = ["username", "display_name", "email"]
         help_texts = {"display_name": _("How other players see you. Leave empty to use your username.")}
 
+    # Not the model's field: an empty box (no script to fill it) keeps the model's default.
+    time_zone = ZoneField(required=False)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].required = True
         self.fields["email"].help_text = _("Only used to reset a forgotten password and for notifications.")
 
+    def save(self, commit: bool = True):
+        user = super().save(commit=False)
+        user.time_zone = self.cleaned_data.get("time_zone") or DEFAULT_ZONE
+        if commit:
+            user.save()
+        return user
+
 
 class ProfileForm(forms.ModelForm):
+    time_zone = ZoneField()
+
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "email_notifications", "turn_emails",

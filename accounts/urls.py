@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.generic import RedirectView
@@ -8,8 +7,6 @@ from accounts import views
 # Django's auth views with our templates. The names are explicit because
 # django.contrib.admin (installed before accounts) ships its own
 # "registration/*.html" templates, which would win over ours.
-reset_email_context = {"site_url": settings.SITE_URL.rstrip("/")}
-
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
@@ -30,7 +27,6 @@ urlpatterns = [
             template_name="accounts/password_reset_form.html",
             email_template_name="accounts/password_reset_email.html",
             subject_template_name="accounts/password_reset_subject.html",
-            extra_email_context=reset_email_context,
         ),
         name="password_reset",
     ),

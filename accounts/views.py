@@ -73,7 +73,13 @@ class LoginView(auth_views.LoginView):
 
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset; each request counts against the limits of
-    its email address and of the visitor's network address (accounts.limits)."""
+    its email address and of the visitor's network address (accounts.limits).
+    Its link leads to SITE_URL, like every link in an email, never to the
+    host the request named."""
+
+    @property
+    def extra_email_context(self) -> dict:
+        return {"site_url": settings.SITE_URL.rstrip("/")}
 
     def post(self, request, *args, **kwargs):
         refusal = limits.count(request, [(limits.RESET_FROM_IP, limits.IP),

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
 from gameplay.records import RESIGN, TIMEOUT
+from scoresheets.scores import format_points
 
 # How a game ended.
 IN_PLAY = "in_play"
@@ -101,13 +102,8 @@ def adjudication_of(game: Game) -> str | None:
 
 
 def points_label(engine_slug: str, points: float | None) -> str:
-    """Points as the score sheet writes them."""
-    if points is None:
-        return "–"
-    unit = get_engine(engine_slug).sheet_points_per_unit
-    if unit != 1:
-        return f"{points / unit:.1f}"
-    return f"{points:g}"
+    """Points as the score sheet writes them ("–" for none)."""
+    return format_points(engine_slug, points) or "–"
 
 
 def ending_moves(game_ids: list[int]) -> dict[int, Move]:

@@ -45,6 +45,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         page = seats_page(request, my_games_seats(request.user), anchor="my-games")
         context["my_games"] = my_games_rows(page)
         context["my_games_page"] = page
+        if not context["my_games"]:  # one query, only on an empty list: has he played before?
+            context["has_past_games"] = has_past_games(request.user)
         public = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)
         context["public_games"] = public.only("id", "engine", "options", "seats_count")[:20]
     return render(request, "gameplay/lobby.html", context)
@@ -71,6 +73,11 @@ def my_games_seats(user) -> QuerySet[Seat]:
         )
         .order_by("-my_turn", "-in_play", "-game_id")
     )
+
+
+def has_past_games(user) -> bool:
+    """Whether the user has a finished or aborted game (the profile lists them)."""
+    return Seat.objects.filter(user=user).exclude(game_id__in=current_game_ids()).exists()
 
 
 def my_games_rows(seats) -> list[dict]:

@@ -1,5 +1,6 @@
 from django import template
 
+from scoresheets import scores
 from scoresheets.sheets import ordered
 
 register = template.Library()
@@ -8,9 +9,13 @@ register = template.Library()
 @register.filter
 def hundreds(points) -> str:
     """Totals are written in hundreds: 1450 -> 14.5, -200 -> -2.0."""
-    if points is None:
-        return ""
-    return f"{points / 100:.1f}"
+    return scores.hundreds(points)
+
+
+@register.filter
+def game_points(points, engine: str) -> str:
+    """`{{ seat.points|game_points:game.engine }}`: in the units of that game's score sheet."""
+    return scores.format_points(engine, points)
 
 
 @register.filter

@@ -1,7 +1,9 @@
 // The badge in the header: how many games wait for the signed-in user's move.
 // One WebSocket to /ws/me/; the server sends {"type":"badge","waiting":N} on
 // connect and whenever N changes. Reconnects with backoff; asks again
-// ({"type":"sync"}) when the tab comes back into view.
+// ({"type":"sync"}) when the tab comes back into view. The number is kept in
+// the badge's data-waiting and announced with a "games-waiting" event on
+// document (the game page's title shows it).
 (function () {
   "use strict";
   const badge = document.getElementById("games-waiting");
@@ -18,6 +20,8 @@
     const n = Number(waiting) || 0;
     count.textContent = n > 99 ? "99+" : String(n);
     badge.hidden = n === 0;
+    badge.dataset.waiting = String(n);
+    document.dispatchEvent(new CustomEvent("games-waiting", { detail: n }));
   }
 
   function connect() {

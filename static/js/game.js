@@ -239,6 +239,7 @@
     document.querySelectorAll("form.resign").forEach((form) => { form.hidden = current.status !== "active"; });
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
+    showTurnInTitle();
     showEnding(current.result);
     chat.setOpen(current.status === "active");
   }
@@ -272,6 +273,19 @@
     return el("p", { class: "next-game" }, [el("a", { class: "button", href: "/games/" + gameId + "/",
       text: gettext("On to the next game of the series") })]);
   }
+
+  // The tab's title says when the game waits for this player: "(2) Your move — Joker #5",
+  // 2 being the games waiting for his move as the header's badge counts them (1 before it knows).
+  const plainTitle = document.title;
+  function showTurnInTitle() {
+    const view = current.view || {};
+    const mine = current.status === "active" && current.seat !== null && current.seat !== undefined &&
+      (view.actors || []).includes(current.seat);
+    const badge = document.getElementById("games-waiting");
+    const waiting = Math.max(1, Number(badge && badge.dataset.waiting) || 0);
+    document.title = mine ? interpolate(gettext("(%(n)s) Your move — %(title)s"), { n: waiting, title: plainTitle }, true) : plainTitle;
+  }
+  document.addEventListener("games-waiting", showTurnInTitle);
 
   function statusText(status) {
     return { finished: gettext("finished"), aborted: gettext("aborted"), active: gettext("in play") }[status] || status;

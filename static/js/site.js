@@ -7,6 +7,7 @@
 // - <form data-engine-options>: shows only the chosen game's options (the new table form);
 // - [data-dismissable="key"] with a [data-dismiss] button: hidden when clicked, and on later
 //   pages too (the key is kept in localStorage; the first-game rules notice).
+// - <input data-browser-zone="fill">: the time zone box takes the browser's zone when it is one of its list.
 (function () {
   "use strict";
 
@@ -52,5 +53,12 @@
         try { window.localStorage.setItem(key, "1"); } catch (e) { /* storage off: hidden on this page only */ }
       });
     });
+  });
+
+  document.querySelectorAll("input[data-browser-zone=fill][list]").forEach(function (input) {
+    let zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    const known = Array.prototype.some.call(input.list ? input.list.options : [], function (o) { return o.value === zone; });
+    if (known) input.value = zone;
   });
 })();

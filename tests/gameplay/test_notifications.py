@@ -278,7 +278,7 @@ def test_every_player_is_emailed_his_place_and_the_final_ranking_when_the_game_e
         assert sheet_url in email.body
         for seat in seats.values():
             assert f"{seat.place}. {seat.player_name}" in email.body
-        assert f"{seats[user.pk].place}. {user.name} (you): {seats[user.pk].points:g}" in email.body
+        assert f"{seats[user.pk].place}. {user.name} (you): {seats[user.pk].points / 100:.1f}" in email.body
     assert "You resigned." in emails_to(quitter)[0].body
     other = next(u for u in players if u != quitter)
     assert f"{quitter.name} resigned." in emails_to(other)[0].body

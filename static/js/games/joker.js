@@ -5,6 +5,9 @@
   window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers.joker = function (ctx) {
     const { el, gettext, ngettext, interpolate, cardNode, cardLabel, playerName, SUITS, RED } = ctx;
+    // Rules: in a 9-card deal the trump is named after the first 3 cards; the
+    // other 6 are dealt after it, so each player holds 3 until then.
+    const CARDS_BEFORE_TRUMP = 3;
     const pgettext = window.pgettext || ((context, text) => text);
     let jokerCard = null; // the joker whose variant is being chosen
 
@@ -60,15 +63,20 @@
       }
       return info;
     }
+    // Cards a seat holds now: while the trump is named, the first 3 of the deal.
+    function heldCards(view, pos) {
+      return view.phase === "trump" ? Math.min(CARDS_BEFORE_TRUMP, view.hand_sizes[pos]) : view.hand_sizes[pos];
+    }
     function renderSeats(view) {
       return ctx.renderSeats(view, (pos) => {
         const bid = view.bids[pos];
+        const held = heldCards(view, pos);
         return [
           pos === view.dealer ? el("div", { class: "dealer-mark", title: gettext("dealer"), text: gettext("dealer") }) : null,
           el("div", { class: "stats" }, [
             el("span", { class: "bid", text: gettext("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) }),
             el("span", { class: "taken", text: " " + gettext("took") + ": " + view.taken[pos] }),
-            el("span", { class: "hand-size", text: " · " + interpolate(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[pos]), { n: view.hand_sizes[pos] }, true) }),
+            el("span", { class: "hand-size", text: " · " + interpolate(ngettext("%(n)s card", "%(n)s cards", held), { n: held }, true) }),
           ]),
         ];
       });
@@ -128,7 +136,16 @@
           },
         }, [cardNode(code)]));
       });
+      if (view.phase === "trump") hiddenUntilTrump(view, hand);
       return hand;
+    }
+    // A player who does not name the trump holds his first 3 cards face down until it is named.
+    function hiddenUntilTrump(view, hand) {
+      const me = ctx.current().seat;
+      const title = gettext("Face down until the trump is named");
+      for (let i = (view.hand || []).length; i < heldCards(view, me); i++) {
+        hand.appendChild(el("span", { class: "card back", title: title, "aria-label": title }));
+      }
     }
     function renderJokerChoices(legal) {
       const variants = legal.filter((a) => a.type === "play" && a.card === jokerCard);
