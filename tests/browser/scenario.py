@@ -29,6 +29,13 @@
 - ``finished_games_only USERNAME PASSWORD``: a player (on the default time
   zone) whose only game is over: he resigned it.
 - ``two_joker_tables USERNAME PASSWORD``: two such tables, both waiting for his move.
+- ``phone_tables USERNAME PASSWORD``: an English-speaking player at four
+  4-player tables with computer players, each at a moment where it is his
+  move: Joker in the bids of the first deal (``joker_first``) and of the
+  first 9-card deal (``joker``: pulka 1 on the sheet), Durak when he defends
+  (a "Take" button), Ipuker in its third round (his stake); and an open
+  table of another player with a long name. Fixed seeds, so the same on
+  every run.
 """
 
 import json
@@ -324,11 +331,55 @@ def two_joker_tables(username: str, password: str) -> dict:
 
 
 
+def _play_until(user, engine: str, options: dict | None, wanted) -> dict:
+    """A 4-player table of `engine` with computer players, played by this
+    player's first legal move each time until `wanted(game, payload)` holds
+    on his move (seeds 1, 2, 3...). The game's URL and the view's phase."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    for seed in map(str, range(1, MAX_SEEDS + 1)):
+        game = services.create_game(user, engine, options, players=4)
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+        services.fill_with_bots(game.pk, user)  # the computers move at once (eager Celery)
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            payload = game_payload(game, 0)
+            if game.status != Game.Status.ACTIVE or not payload["legal"]:
+                break
+            if wanted(game, payload):
+                return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version,
+                        "phase": payload["view"].get("phase")}
+            services.submit_move(game.pk, user, payload["legal"][0], game.version)
+        game.delete()
+    raise AssertionError(f"no {engine} seed up to {MAX_SEEDS} reaches the wanted moment")
+
+
+def phone_tables(username: str, password: str) -> dict:
+    from gameplay import services
+
+    user = _player(username, password)
+    host = _player(username + "-host", password)
+    host.display_name = "Anna Karenina-Vronskaya"
+    host.save(update_fields=["display_name"])
+    services.create_game(host, "durak", players=3)  # an open table in the lobby
+    return {
+        "joker_first": _play_until(user, "joker", None, lambda g, p: p["view"]["phase"] == "bid"),
+        "joker": _play_until(user, "joker", None, lambda g, p: g.state["deal"] == 9 and p["view"]["phase"] == "bid"),
+        "durak": _play_until(user, "durak", None, lambda g, p: any(a["type"] == "take" for a in p["legal"])),
+        "ipuker": _play_until(user, "ipuker", None, lambda g, p: p["view"]["round"] >= 3
+                              and any(a["type"] == "stake" for a in p["legal"])),
+    }
+
+
+
 SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
              "secret_stakes": secret_stakes, "finished_series_game": finished_series_game,
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
-             "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables}
+             "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
+             "phone_tables": phone_tables}
 
 
 def main(argv: list[str]) -> None:
