@@ -166,7 +166,8 @@ def visible_game(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-def _my_position(request: HttpRequest, game: Game) -> int | None:
+def my_position(request: HttpRequest, game: Game) -> int | None:
+    """The visitor's seat at this game, or None (a spectator)."""
     if not request.user.is_authenticated:
         return None
     seat = game.seats.filter(user=request.user).first()
@@ -175,7 +176,7 @@ def _my_position(request: HttpRequest, game: Game) -> int | None:
 
 def _hidden_from(request: HttpRequest, game: Game) -> bool:
     """True if a private table is not this visitor's to see (see visible_game)."""
-    if not game.is_private or request.user.is_staff or _my_position(request, game) is not None:
+    if not game.is_private or request.user.is_staff or my_position(request, game) is not None:
         return False
     invited = game.pk in request.session.get(INVITES_SESSION_KEY, [])
     return not (invited and game.status == Game.Status.OPEN)
@@ -202,7 +203,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # An invitee whose waiting room just became a game he has no seat in (its page reloads):
         # still not found, but told why.
         return render(request, "gameplay/started_without_you.html", {"game": game}, status=404)
-    position = _my_position(request, game)
+    position = my_position(request, game)
     seats = list(game.seats.select_related("user"))
     result = game_result(game, seats)
     context = {
@@ -289,7 +290,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def state(request: HttpRequest, game_id: int) -> JsonResponse:
     game = visible_game(request, game_id)
-    return JsonResponse(game_payload(game, _my_position(request, game)))
+    return JsonResponse(game_payload(game, my_position(request, game)))
 
 
 def _json_error(code: str, message: str, status: int, version: int | None = None, move_id=None) -> JsonResponse:

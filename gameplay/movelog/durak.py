@@ -27,3 +27,8 @@ def describe_move(action: dict, who: str, visible: bool = True) -> str:
     if kind == "done":
         return gettext("%(who)s is done") % {"who": who}
     return gettext("%(who)s moves") % {"who": who}
+
+
+def section(state: dict) -> str:
+    """The part of the game a move belongs to, for the game's record: the bout."""
+    return gettext("Bout %(n)s") % {"n": state["bout"]}

@@ -54,3 +54,8 @@ def shown_moves(game: Game, moves: list[Move], viewer: int | None) -> set[int]:
         if any(e["type"] == "new_round" for e in events):
             pending = []
     return shown
+
+
+def section(state: dict) -> str:
+    """The part of the game a move belongs to, for the game's record: the round."""
+    return gettext("Round %(n)s") % {"n": state["round"]}

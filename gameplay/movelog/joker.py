@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from gameplay.engine.cards import SUIT_SYMBOLS, describe
 
@@ -36,3 +36,9 @@ def _joker(action: dict, who: str) -> str:
     template = (pgettext("joker not led", "%(who)s plays the joker high") if high
                 else pgettext("joker not led", "%(who)s plays the joker low"))
     return template % {"who": who}
+
+
+def section(state: dict) -> str:
+    """The part of the game a move belongs to, for the game's record: the deal."""
+    return ngettext("Deal %(n)s: %(cards)s card each", "Deal %(n)s: %(cards)s cards each", state["cards"]) % {
+        "n": state["deal"], "cards": state["cards"]}

@@ -228,6 +228,7 @@
     if (!view) return;
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
+    if (current.hands) root.appendChild(renderHands(current.hands));
     const outcome = renderOutcome(current.result);
     if (outcome) root.appendChild(outcome);
     if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));
@@ -434,6 +435,63 @@
     current: () => current, pending: () => pending !== null, rerender: () => render(),
   }) : { render: () => [el("p", { text: gettext("This game cannot be shown yet.") })], describe: () => null };
 
-  render();
-  if (current.status === "active" || current.status === "open") connect();
+  if (root.dataset.replayUrl) {
+    replay();
+  } else {
+    render();
+    if (current.status === "active" || current.status === "open") connect();
+  }
+
+  // ---- the replay of a game that is over (scoresheets/replay.html) ---------
+  // Each step is a state message of the position after that many moves, with
+  // every hand (the seed is public once the game is over), drawn as the live
+  // table is; the events of the step's move make the event log.
+  function renderHands(hands) {
+    return el("div", { class: "all-hands" }, [el("h3", { text: gettext("Every hand") })].concat(
+      hands.map((hand, pos) => el("div", { class: "hand-row", "data-position": pos }, [
+        el("span", { class: "name", text: playerName(pos) + ": " }),
+      ].concat((hand || []).map((card) => cardNode(card, { class: "card small" })))))));
+  }
+
+  function replay() {
+    const base = root.dataset.replayUrl.replace(/0\.json$/, "");
+    const seatSelect = document.querySelector(".replay-seat");
+    const position = document.querySelector(".replay-position");
+    let latest = null;
+
+    function show(message) {
+      log.length = 0;
+      (message.events || []).forEach((e) => remember(e));
+      current = message;
+      render();
+      if (position) {
+        position.textContent = interpolate(gettext("Move %(n)s of %(total)s"), { n: message.version, total: message.steps }, true);
+      }
+      history.replaceState(null, "", "#" + message.version);
+    }
+
+    function go(step) {
+      step = Math.max(0, Math.min(step, current.steps));
+      const seat = seatSelect ? "?seat=" + encodeURIComponent(seatSelect.value) : "";
+      const request = latest = fetch(base + step + ".json" + seat, { credentials: "same-origin" })
+        .then((r) => r.json())
+        .then((message) => { if (request === latest && message.type === "state") show(message); })
+        .catch(() => showError(gettext("The replay could not be loaded. Try again.")));
+    }
+
+    const moves = { first: () => 0, back: () => current.version - 1, forward: () => current.version + 1,
+                    last: () => current.steps };
+    document.querySelectorAll(".replay-controls [data-step]").forEach((button) => {
+      button.addEventListener("click", () => go(moves[button.dataset.step]()));
+    });
+    const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    document.addEventListener("keydown", (event) => {
+      if (!keys[event.key] || event.target.closest("input, select, textarea")) return;
+      event.preventDefault();
+      go(moves[keys[event.key]]());
+    });
+    if (seatSelect) seatSelect.addEventListener("change", () => go(current.version));
+    const asked = parseInt(location.hash.slice(1), 10);
+    if (asked > 0) go(asked); else show(current);
+  }
 })();

@@ -29,6 +29,8 @@
 - ``finished_games_only USERNAME PASSWORD``: a player (on the default time
   zone) whose only game is over: he resigned it.
 - ``two_joker_tables USERNAME PASSWORD``: two such tables, both waiting for his move.
+- ``replayable_game USERNAME PASSWORD``: a two-player Durak game against a
+  computer, played to its end.
 - ``phone_tables USERNAME PASSWORD``: an English-speaking player at four
   4-player tables with computer players, each at a moment where it is his
   move: Joker in the bids of the first deal (``joker_first``) and of the
@@ -374,12 +376,34 @@ def phone_tables(username: str, password: str) -> dict:
 
 
 
+def replayable_game(username: str, password: str) -> dict:
+    """``replayable_game USERNAME PASSWORD``: a two-player Durak game of the
+    player against a computer, played to its end (he plays his first legal
+    move each time), so that its replay is open."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game
+
+    user = _player(username, password)
+    game = _table_with_bots(user, "durak", 2)
+    while True:
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            break
+        legal = game_payload(game, 0)["legal"]
+        if not legal:
+            raise AssertionError(f"game {game.pk}: the computer did not move (version {game.version})")
+        services.submit_move(game.pk, user, legal[0], game.version)
+    return {"game": game.pk, "url": game.get_absolute_url(), "moves": game.version, "name": user.name}
+
+
 SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
              "secret_stakes": secret_stakes, "finished_series_game": finished_series_game,
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
-             "phone_tables": phone_tables}
+             "phone_tables": phone_tables,
+             "replayable_game": replayable_game}
 
 
 def main(argv: list[str]) -> None:
