@@ -49,7 +49,7 @@
     }
 
     // A game ended by a forfeit is shown as one: the seat that lost on time or resigned says so, and
-    // a winner still holding cards "won" (never "out", which means he played all his cards).
+    // a winner still holding cards "won" (never "out", which means all their cards were played).
     function seatRole(view, pos) {
       const role = view.roles[pos];
       if (!view.finished || view.forfeited === null || view.forfeited === undefined) return roleName(role);
