@@ -26,7 +26,7 @@ KEY_TERMS = {
     ("joker", "en"): ["Joker", "pulka", "shtanga", "Premium", "high", "low", "bid", "trump"],
     ("durak", "ru"): ["Дурак", "подкидной", "переводной", "Бито", "Отбой", "Забирай", "козырь"],
     ("durak", "en"): ["Durak", "throw-in", "transfer", "attacker", "defender", "trump"],
-    ("ipuker", "ru"): ["Ипукер", "ведущий", "Поля", "банк", "Взял", "отдал", "пуля"],
+    ("ipuker", "ru"): ["Ипукер", "ведущий", "Поля", "банк", "получено", "отдано", "пуля"],
     ("ipuker", "en"): ["Ipuker", "leader", "Fields", "bank", "taken", "given"],
 }
 
