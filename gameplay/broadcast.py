@@ -28,12 +28,13 @@ def seat_group(game_id: int, position: int | None) -> str:
 
 
 def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None,
-                 series: dict | None | bool = False, result: dict | None = None) -> dict:
+                 series: dict | None | bool = False, result: dict | None = None,
+                 ratings: dict | None | bool = False) -> dict:
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed.
     `seats`, `vacations` (`vacations_until`), `series` (`series_info`) and
-    `result` (`game_result(...).as_json()`) may be given when the caller has
-    them (one fan-out builds them once)."""
+    `result` (`game_result(...).as_json()`) and `ratings` (`seat_ratings`)
+    may be given when the caller has them (one fan-out builds them once)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if result is None:
         result = game_result(game, seats).as_json()
@@ -58,6 +59,10 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         "legal": [],
         "blocked": {},
     }
+    ratings = seat_ratings(game, seats) if ratings is False else ratings
+    for player in payload["players"]:
+        if ratings and player["position"] in ratings:
+            player["rating"] = ratings[player["position"]]
     if game.state is None:
         return payload
     engine = get_engine(game.engine)
@@ -68,6 +73,20 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
     return payload
+
+
+def seat_ratings(game: Game, seats: list) -> dict[int, dict] | None:
+    """{position: {"value", "provisional"}}: the seated players' ratings in
+    this game, for the waiting room (one query; None once the game has
+    started, so a move's messages never read them)."""
+    if game.status != Game.Status.OPEN:
+        return None
+    from ratings.services import ratings_of
+
+    people = [s for s in seats if s.user_id and not s.is_bot]
+    found = ratings_of([s.user_id for s in people], game.engine) if people else {}
+    return {s.position: {"value": found[s.user_id].value, "provisional": found[s.user_id].is_provisional}
+            for s in people}
 
 
 def series_info(game: Game) -> dict | None:
@@ -170,11 +189,12 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)
     result = game_result(game, seats).as_json()
+    ratings = seat_ratings(game, seats)
     messages = []
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations, series, result)
+            payload = game_payload(game, position, seats, vacations, series, result, ratings)
         payload["events"] = events or []
         messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
     try:

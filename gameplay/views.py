@@ -40,7 +40,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .annotate(taken=Coalesce(Subquery(taken), 0))
         .select_related("created_by")[:50]
     )
-    context = {"open_tables": open_tables, "form": NewGameForm(), "my_games": []}
+    context = {"open_tables": with_seated_players(list(open_tables)), "form": NewGameForm(), "my_games": []}
     if request.user.is_authenticated:
         page = seats_page(request, my_games_seats(request.user), anchor="my-games")
         context["my_games"] = my_games_rows(page)
@@ -50,6 +50,29 @@ def lobby(request: HttpRequest) -> HttpResponse:
         public = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)
         context["public_games"] = public.only("id", "engine", "options", "seats_count")[:20]
     return render(request, "gameplay/lobby.html", context)
+
+
+def with_seated_players(games: list[Game]) -> list[Game]:
+    """The games, each with `seated`: its seated players' names and ratings in
+    that game (two queries for the whole list)."""
+    from ratings.services import ratings_in_games
+
+    seats = (Seat.objects.filter(game__in=games).filter(Q(user__isnull=False) | Q(is_bot=True))
+             .select_related("user").order_by("game_id", "position"))
+    by_game: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
+    engines = {game.pk: game.engine for game in games}
+    ratings = ratings_in_games({(s.user_id, engines[s.game_id]) for seated in by_game.values() for s in seated
+                                if s.user_id and not s.is_bot})
+    for game in games:
+        game.seated = [{"name": seat.player_name, "rating": _shown_rating(ratings.get((seat.user_id, game.engine)))}
+                       for seat in by_game.get(game.pk, [])]
+    return games
+
+
+def _shown_rating(rating) -> dict | None:
+    return None if rating is None else {"value": rating.value, "provisional": rating.is_provisional}
 
 
 def current_game_ids() -> QuerySet:
@@ -182,14 +205,16 @@ def _hidden_from(request: HttpRequest, game: Game) -> bool:
     return not (invited and game.status == Game.Status.OPEN)
 
 
-def waiting_seats(seats: list[Seat]) -> list[dict]:
+def waiting_seats(seats: list[Seat], ratings: dict | None = None) -> list[dict]:
     """The seats of an open table as its waiting room lists them, each with
-    its partner's seat in a game in pairs (the same team; None otherwise)."""
+    its partner's seat in a game in pairs (the same team; None otherwise)
+    and its player's rating (`broadcast.seat_ratings`)."""
     rows = []
     for seat in seats:
         partner = next((s for s in seats if s.team is not None and s.team == seat.team and s is not seat), None)
         rows.append({"position": seat.position, "number": seat.position + 1, "taken": seat.is_taken,
                      "name": seat.player_name if seat.is_taken else None, "is_bot": seat.is_bot,
+                     "rating": (ratings or {}).get(seat.position),
                      "partner": partner and {"number": partner.position + 1, "taken": partner.is_taken,
                                              "name": partner.player_name if partner.is_taken else None}})
     return rows
@@ -206,14 +231,16 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     position = my_position(request, game)
     seats = list(game.seats.select_related("user"))
     result = game_result(game, seats)
+    payload = game_payload(game, position, seats, result=result.as_json())
+    ratings = {player["position"]: player["rating"] for player in payload["players"] if "rating" in player}
     context = {
         "game": game,
         "engine": get_engine(game.engine),
         "position": position,
         "seats": seats,
-        "waiting_seats": waiting_seats(seats) if game.status == Game.Status.OPEN else [],
+        "waiting_seats": waiting_seats(seats, ratings) if game.status == Game.Status.OPEN else [],
         "in_pairs": any(seat.team is not None for seat in seats),
-        "payload": game_payload(game, position, seats, result=result.as_json()),
+        "payload": payload,
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "sheet_context": sheet_context(game, result),

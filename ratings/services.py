@@ -174,3 +174,13 @@ def ratings_of(users: list, engine: str) -> dict[int, RatingValue]:
     """The current ratings of these users in one game kind, by user id (one query)."""
     found = {r.user_id: _value(r) for r in Rating.objects.filter(engine=engine, user__in=users)}
     return {getattr(u, "pk", u): found.get(getattr(u, "pk", u), INITIAL) for u in users}
+
+
+def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:
+    """{(user id, game kind): rating} for these pairs, the initial rating for
+    those not rated yet (one query, whatever the number of pairs)."""
+    if not pairs:
+        return {}
+    users, engines = {u for u, _e in pairs}, {e for _u, e in pairs}
+    found = {(r.user_id, r.engine): _value(r) for r in Rating.objects.filter(user_id__in=users, engine__in=engines)}
+    return {pair: found.get(pair, INITIAL) for pair in pairs}

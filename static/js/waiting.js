@@ -103,10 +103,19 @@
       : interpolate(gettext("partner: %(who)s"), { who: partner.name }, true);
   }
 
+  // The player's rating in this game (ratings/_rating.html draws the same on the first load).
+  function ratingNode(rating) {
+    const title = gettext("Rating in this game") + (rating.provisional ? ": " + gettext("provisional") : "");
+    const text = interpolate(gettext("rating %(n)s"), { n: rating.value }, true) + (rating.provisional ? "?" : "");
+    return el("span", { class: "rating muted", title: title, text: text });
+  }
+
   function seatItem(player) {
     const partner = partnerOf(player);
     return el("li", { "data-position": player.position, class: isFree(player) ? "free" : "taken" }, [
       el("span", { class: "name" }, [isFree(player) ? el("em", { text: gettext("free") }) : player.name]),
+      player.rating ? " " : null,
+      player.rating ? ratingNode(player.rating) : null,
       partner ? " " : null,
       partner ? el("span", { class: "partner muted", text: partnerText(partner) }) : null,
     ]);

@@ -93,7 +93,9 @@ def test_the_creator_sees_a_player_sit_down_live_and_both_land_in_the_game(two_p
     expect(joiner.locator("#fill-bots")).to_be_visible()
 
     seats = creator.locator("#waiting-seats li")
-    expect(seats.nth(1)).to_have_text("Guest")
+    expect(seats.nth(1).locator(".name")).to_have_text("Guest")
+    expect(seats.nth(1).locator(".rating")).to_have_text("rating 0?")  # a newcomer's provisional rating, live
+    expect(seats.nth(0).locator(".rating")).to_have_text("rating 0?")  # drawn by the page itself at first
     expect(creator.locator("#waiting-count")).to_have_text("Waiting for 1 more player.")
     assert creator.evaluate(SAME_DOCUMENT_JS), "the creator's page reloaded to show the new seat"
     creator.screenshot(path=SCREENSHOT, full_page=True)
