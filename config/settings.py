@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "gameplay",
     "scoresheets",
     "ratings",
+    "leagues",
 ]
 
 MIDDLEWARE = [
@@ -265,6 +266,8 @@ DEADLINE_TASK_HORIZON = env.int(
     "DEADLINE_TASK_HORIZON", default=CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] // 2
 )
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
+# Leagues: anyone logged in may create one, or only staff when this is set.
+LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
 # A player counts as "on the game page" this long after its last heartbeat.
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.

@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),
     path("ratings/", include("ratings.urls")),
+    path("leagues/", include("leagues.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("gameplay.urls")),
 ]

@@ -135,7 +135,8 @@ def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page",
     query loads those seats, so that ordering a long list reads no game rows."""
     page = paginated(request, seats.values_list("pk", flat=True), param, anchor=anchor)
     ids = list(page.object_list)
-    loaded = Seat.objects.select_related("game").defer("game__state").in_bulk(ids)
+    loaded = (Seat.objects.select_related("game", "game__fixture__division__season__league")
+              .defer("game__state").in_bulk(ids))
     page.object_list = [loaded[pk] for pk in ids if pk in loaded]
     return page
 

@@ -216,3 +216,6 @@ def _finish(game: Game, engine, now) -> None:
         seat.points = outcome["scores"][seat.position]
     save_seats(seats, ["place", "points"])
     ratings.rate_game(game, seats, now)
+    from leagues.services import game_finished  # leagues build on these services: imported when needed
+
+    game_finished(game)

@@ -104,6 +104,17 @@ def create_game(
 
 
 @transaction.atomic
+def create_seated_game(users: list, engine_slug: str, options: dict | None = None, **table) -> Game:
+    """A table whose every seat is given, in order (a league's scheduled
+    table): created with the first player in seat 0, each other one seated,
+    and started as the last one sits down."""
+    game = create_game(users[0], engine_slug, options, players=len(users), **table)
+    for position, user in enumerate(users[1:], start=1):
+        join_game(game.pk, user, position)
+    return Game.objects.get(pk=game.pk)
+
+
+@transaction.atomic
 def join_game(game_id: int, user, position: int | None = None) -> Game:
     """Take a free seat (the first one unless `position` is given); the game
     starts by itself when the last seat is taken."""

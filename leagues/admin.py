@@ -1,0 +1,93 @@
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.services.base import GameError
+from leagues import services
+from leagues.models import Division, Entry, Fixture, League, Season
+
+
+def _each(modeladmin, request, queryset, action, done) -> None:
+    """Run a service on every selected row; say what went through and what was refused."""
+    for obj in queryset:
+        try:
+            action(obj.pk, request.user)
+        except GameError as exc:
+            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "engine", "players", "organizer", "is_private", "created_at"]
+    list_filter = ["engine", "is_private"]
+    list_select_related = ["organizer"]
+    search_fields = ["name", "slug"]
+    raw_id_fields = ["organizer"]
+    readonly_fields = ["slug", "engine", "options", "players", "organizer"]
+
+    def has_add_permission(self, request):
+        return False  # a league is created on the site, through its service (leagues/new/)
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["league", "number", "status", "registration_closes_at", "started_at", "finished_at"]
+    list_filter = ["status"]
+    list_select_related = ["league"]
+    readonly_fields = ["league", "number", "status", "seed", "started_at", "finished_at"]
+    actions = ["close_registration", "start_season", "end_season"]
+
+    def has_add_permission(self, request):
+        return False  # the first season comes with its league, the next one when a season ends
+
+    @admin.action(description=_("Close the registration"))
+    def close_registration(self, request, queryset):
+        _each(self, request, queryset, services.close_registration, _("registration closed"))
+
+    @admin.action(description=_("Start the season"))
+    def start_season(self, request, queryset):
+        _each(self, request, queryset, services.start_season, _("started"))
+
+    @admin.action(description=_("End the season"))
+    def end_season(self, request, queryset):
+        _each(self, request, queryset, services.end_season, _("ended"))
+
+
+@admin.register(Division)
+class DivisionAdmin(admin.ModelAdmin):
+    list_display = ["season", "number"]
+    list_select_related = ["season__league"]
+    readonly_fields = ["season", "number"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "season", "division", "rating_at_start", "final_rank", "withdrawn_at"]
+    list_filter = ["season__league"]
+    list_select_related = ["user", "partner", "season__league", "division__season__league"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user", "partner"]
+    readonly_fields = ["season", "division", "rating_at_start", "final_rank", "withdrawn_at"]
+    actions = ["withdraw"]
+
+    @admin.action(description=_("Withdraw from the season (unfinished games are lost)"))
+    def withdraw(self, request, queryset):
+        _each(self, request, queryset, services.withdraw, _("withdrawn"))
+
+    def has_add_permission(self, request):
+        return False  # players register on the league's page
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ["division", "round", "seats", "game"]
+    list_select_related = ["division__season__league", "game"]
+    raw_id_fields = ["game"]
+    readonly_fields = ["division", "round", "seats", "game"]
+
+    def has_add_permission(self, request):
+        return False

@@ -1,0 +1,93 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gameplay import clocks
+from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
+from gameplay.models import Game
+from leagues.models import DEFAULT_TIEBREAKS, League
+
+TIEBREAK_CHOICES = [
+    ("", _("—")),
+    ("wins", _("number of wins (first places)")),
+    ("sonneborn_berger", _("Sonneborn–Berger")),
+    ("direct", _("direct encounters among the tied players")),
+    ("game_score", _("total game score")),
+    ("last_seat_results", _("points from the last seat to move")),
+    ("rating", _("rating at the start of the season")),
+    ("lot", _("a lot drawn from the season's seed")),
+]
+TIEBREAK_FIELDS = 5
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    engine = forms.ChoiceField(label=_("Game"))
+    players = forms.IntegerField(label=_("Players at a table"), min_value=2, max_value=6)
+    durak_mode = forms.ChoiceField(label=_("Durak variant"), required=False, initial="podkidnoy",
+                                   choices=[("podkidnoy", _("podkidnoy (throw-in)")),
+                                            ("perevodnoy", _("perevodnoy (transfer)"))])
+    durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
+    time_preset = forms.ChoiceField(label=_("Time control"), choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
+                                    initial=clocks.DEFAULT_PRESET)
+    on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
+                                   initial=Game.OnTimeout.AUTOPLAY)
+    is_private = forms.BooleanField(label=_("Invite-only league"), required=False)
+    games_per_player = forms.IntegerField(label=_("Games per player in a season"), min_value=1, max_value=100,
+                                          required=False, help_text=_("Leave empty for everyone meets everyone."))
+    meetings = forms.IntegerField(label=_("Times each pair meets (two-player games)"), min_value=1, max_value=4,
+                                  initial=1)
+    division_size = forms.IntegerField(label=_("Players in a division"), min_value=2, max_value=100, initial=8)
+    start = forms.ChoiceField(label=_("The games start"), choices=League.Start.choices, initial=League.Start.ALL)
+    points_per_place = forms.CharField(
+        label=_("League points per place"), required=False,
+        help_text=_("Numbers from the first place to the last, such as 3, 1, 0, 0. Empty: 1 for the best, "
+                    "0 for the last, shared places share the points."))
+    promotion = forms.IntegerField(label=_("Promoted from a division"), min_value=0, max_value=10, initial=1)
+    relegation = forms.IntegerField(label=_("Relegated from a division"), min_value=0, max_value=10, initial=1)
+    annul_below_half = forms.BooleanField(
+        label=_("Annul the results of a player who withdraws before playing half of the games"), required=False,
+        initial=True)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
+        for i in range(1, TIEBREAK_FIELDS + 1):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Tie-break %(n)s") % {"n": i}, choices=TIEBREAK_CHOICES, required=False,
+                initial=DEFAULT_TIEBREAKS[i - 1] if i <= len(DEFAULT_TIEBREAKS) else "")
+
+    def clean_points_per_place(self) -> list[float]:
+        text = self.cleaned_data["points_per_place"].replace(";", ",").strip()
+        if not text:
+            return []
+        try:
+            return [float(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(_("Write numbers separated by commas, such as 3, 1, 0, 0.")) from None
+
+    def tiebreak_fields(self):
+        return [self[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1)]
+
+    def league_settings(self) -> dict:
+        """The keyword arguments of `leagues.services.create_league`."""
+        data = self.cleaned_data
+        options = {}
+        if data["engine"] == "durak":
+            options = {"mode": data["durak_mode"] or "podkidnoy", "teams": bool(data["durak_teams"])}
+        preset = clocks.PRESETS[data["time_preset"]]
+        return {
+            "name": data["name"], "description": data["description"], "engine": data["engine"],
+            "players": data["players"], "options": options, "time_preset": preset.slug,
+            "on_timeout": data["on_timeout"], "is_private": data["is_private"],
+            "games_per_player": data["games_per_player"], "meetings": data["meetings"] or 1,
+            "division_size": data["division_size"], "start": data["start"],
+            "points_per_place": data["points_per_place"], "promotion": data["promotion"],
+            "relegation": data["relegation"], "annul_below_half": data["annul_below_half"],
+            "tiebreaks": [data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data[f"tiebreak_{i}"]],
+        }
+
+
+class RegisterForm(forms.Form):
+    partner = forms.CharField(label=_("Partner (username)"), max_length=150, required=False)

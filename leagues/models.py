@@ -1,0 +1,176 @@
+"""Leagues: a league runs seasons; a season's players (entries) are split into
+divisions, each with its schedule of tables (fixtures), every one an ordinary
+game of the platform."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.i18n import engine_name
+from gameplay.models import Game, new_seed
+
+# The tie-break chain when a league does not choose one (scoresheets/standings.py has every key).
+DEFAULT_TIEBREAKS = ["wins", "sonneborn_berger", "direct", "game_score", "lot"]
+
+
+class League(models.Model):
+    class Start(models.TextChoices):
+        ALL = "all", _("all the games at once")
+        ROUNDS = "rounds", _("round by round")
+
+    class OnWithdrawal(models.TextChoices):
+        LOSSES = "losses", _("the unfinished games are lost")
+        COMPUTER = "computer", _("a computer player finishes the games")
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_leagues",
+                                  verbose_name=_("organizer"))
+    description = models.TextField(_("description"), blank=True)
+    is_private = models.BooleanField(_("invite-only"), default=False)
+    invite_code = models.CharField(max_length=32, blank=True)
+    # The tables
+    engine = models.CharField(_("game"), max_length=32)
+    options = models.JSONField(_("options of the game"), default=dict, blank=True)
+    players = models.PositiveSmallIntegerField(_("players at a table"))
+    time_preset = models.CharField(_("time control"), max_length=32, blank=True)
+    move_seconds = models.PositiveIntegerField(_("time per move, seconds"), null=True, blank=True)
+    reserve_seconds = models.PositiveIntegerField(_("reserve time, seconds"), null=True, blank=True)
+    on_timeout = models.CharField(_("when time runs out"), max_length=16, choices=Game.OnTimeout.choices,
+                                  default=Game.OnTimeout.AUTOPLAY)
+    # The season
+    games_per_player = models.PositiveSmallIntegerField(
+        _("games per player in a season"), null=True, blank=True,
+        help_text=_("Leave empty for everyone meets everyone."))
+    meetings = models.PositiveSmallIntegerField(_("times each pair meets (two-player games)"), default=1)
+    division_size = models.PositiveSmallIntegerField(_("players in a division"), default=8)
+    start = models.CharField(_("the games start"), max_length=8, choices=Start.choices, default=Start.ALL)
+    points_per_place = models.JSONField(
+        _("league points per place"), default=list, blank=True,
+        help_text=_("Empty: 1 for the best, 0 for the last, shared places share the points."))
+    tiebreaks = models.JSONField(_("tie-breaks, in order"), default=list, blank=True)
+    promotion = models.PositiveSmallIntegerField(_("promoted from a division"), default=1)
+    relegation = models.PositiveSmallIntegerField(_("relegated from a division"), default=1)
+    on_withdrawal = models.CharField(_("when a player withdraws"), max_length=16, choices=OnWithdrawal.choices,
+                                     default=OnWithdrawal.LOSSES)
+    annul_below_half = models.BooleanField(
+        _("annul the results of a player who withdraws before playing half of the games"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league", args=[self.slug])
+
+    @property
+    def engine_name(self) -> str:
+        from gameplay.engine import get_engine
+
+        return engine_name(get_engine(self.engine))
+
+    @property
+    def tiebreak_chain(self) -> list[str]:
+        return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+
+    @property
+    def in_pairs(self) -> bool:
+        return bool(self.options.get("teams"))
+
+
+class Season(models.Model):
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("registration open")
+        CLOSED = "closed", _("registration closed")
+        RUNNING = "running", _("in play")
+        FINISHED = "finished", _("finished")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league"))
+    number = models.PositiveSmallIntegerField(_("season"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.REGISTRATION)
+    registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    # The lot, the last tie-break, is drawn from this seed, shown on the standings so anyone can check it.
+    seed = models.CharField(_("seed of the lot"), max_length=32, default=new_seed)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="one_season_number_per_league")]
+        ordering = ["league", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.league} · {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("season", args=[self.league.slug, self.number])
+
+
+class Division(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions", verbose_name=_("season"))
+    number = models.PositiveSmallIntegerField(_("division"))  # 1 is the top one
+
+    class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
+        constraints = [models.UniqueConstraint(fields=["season", "number"], name="one_division_number_per_season")]
+        ordering = ["season", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("division", args=[self.season.league.slug, self.season.number, self.number])
+
+
+class Entry(models.Model):
+    """A player (or, in pairs, a pair) in a season."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries", verbose_name=_("season"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_entries",
+                             verbose_name=_("player"))
+    partner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+", verbose_name=_("partner"))
+    division = models.ForeignKey(Division, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries",
+                                 verbose_name=_("division"))
+    rating_at_start = models.FloatField(_("rating at the start of the season"), null=True, blank=True)
+    final_rank = models.PositiveSmallIntegerField(_("final rank"), null=True, blank=True)
+    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    withdrawn_at = models.DateTimeField(_("withdrew"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [models.UniqueConstraint(fields=["season", "user"], name="one_entry_per_player_and_season")]
+
+    def __str__(self) -> str:
+        if self.partner_id:
+            return f"{self.user.name} & {self.partner.name}"
+        return str(self.user.name)
+
+
+class Fixture(models.Model):
+    """One scheduled table of a division: who sits where, in which round; its
+    game once it has started."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures",
+                                 verbose_name=_("division"))
+    round = models.PositiveSmallIntegerField(_("round"))
+    seats = models.JSONField(_("entries by seat"))  # [entry id, ...] in seat order; in pairs [pair A, pair B]
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="fixture",
+                                verbose_name=_("game"))
+
+    class Meta:
+        verbose_name = _("scheduled table")
+        verbose_name_plural = _("scheduled tables")
+        ordering = ["division", "round", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.division} · {self.round}"

@@ -1,0 +1,320 @@
+"""Every change to a league, a season or an entry, each in one transaction.
+
+A season goes registration → (closed) → running → finished. Starting it
+splits its entries into divisions and stores each division's schedule
+(`leagues.schedule`); the scheduled tables become ordinary games of the
+platform (`gameplay.services.create_seated_game`), all at once or round by
+round as the league says. When a league game finishes (the move service
+calls `game_finished` in the transaction that finishes it), the next round
+starts once its division's round is over; the standings are computed from
+the finished games whenever they are shown (`leagues.standings`).
+
+Decisions (issue 13):
+- Divisions are filled from the top: the players ordered first by last
+  season's result in this league (their division, moved up by promotion or
+  down by relegation, then their final rank), then the newcomers by their
+  rating in the league's game at the start (`ratings.services.rating_at`).
+  A last division smaller than a table joins the one above it.
+- In pairs (Durak 2×2) an entry is a pair: its two players sit opposite.
+- A player who withdraws loses every unfinished game (resigned for him, so
+  the game's result stays the engine's); his tables not yet started are not
+  played. A computer player finishing his games waits for substitutes
+  (issue 14) and is refused until then.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from gameplay import services as game_services
+from gameplay.engine import ENGINES, get_engine
+from gameplay.i18n import engine_message_text
+from gameplay.models import Game
+from gameplay.services.base import GameError
+from leagues import schedule
+from leagues.models import Division, Entry, Fixture, League, Season
+from ratings.services import rating_at
+
+TIEBREAK_KEYS = ("wins", "sonneborn_berger", "direct", "game_score", "last_seat_results", "rating", "lot")
+
+
+def may_create_leagues(user) -> bool:
+    """Anyone logged in, or only staff when LEAGUES_BY_STAFF_ONLY is set."""
+    if not user.is_authenticated:
+        return False
+    return user.is_staff or not settings.LEAGUES_BY_STAFF_ONLY
+
+
+def may_run(league: League, user) -> bool:
+    """The league's organizer and staff run its seasons."""
+    return user.is_authenticated and (user.is_staff or league.organizer_id == user.pk)
+
+
+# -- creating a league --------------------------------------------------------------
+
+
+@transaction.atomic
+def create_league(organizer, *, name: str, engine: str, players: int, options: dict | None = None,
+                  **settings_of_league) -> League:
+    """A new league and its first season, open for registration."""
+    if not may_create_leagues(organizer):
+        raise GameError(_("Only staff may create leagues on this site."), code="forbidden")
+    name = (name or "").strip()
+    if not name:
+        raise GameError(_("Give the league a name."), code="bad_request")
+    if engine not in ENGINES:
+        raise GameError(_("Unknown game."), code="bad_request")
+    game = get_engine(engine)
+    try:
+        options = game.validate_options(options or {})
+        game.check_options_for_players(options, players)
+    except ValueError as exc:
+        raise GameError(engine_message_text(exc), code="bad_request") from None
+    if not game.min_players <= players <= game.max_players:
+        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
+                        code="bad_request")
+    _check_tiebreaks(settings_of_league.get("tiebreaks") or [])
+    _check_points(settings_of_league.get("points_per_place") or [], players)
+    league = League.objects.create(name=name, slug=_free_slug(name), organizer=organizer, engine=engine,
+                                   options=options, players=players, **settings_of_league)
+    Season.objects.create(league=league, number=1)
+    return league
+
+
+def _check_tiebreaks(chain: list) -> None:
+    unknown = [key for key in chain if key not in TIEBREAK_KEYS]
+    if unknown or len(set(chain)) != len(chain):
+        raise GameError(_("Unknown or repeated tie-break: %(keys)s.") % {"keys": ", ".join(map(str, unknown or chain))},
+                        code="bad_request")
+
+
+def _check_points(points: list, players: int) -> None:
+    numbers = all(isinstance(p, (int, float)) and not isinstance(p, bool) and p >= 0 for p in points)
+    if not numbers or (points and len(points) != players) or points != sorted(points, reverse=True):
+        raise GameError(_("League points per place: one number for each place, from the first to the last, "
+                          "never more for a lower place."), code="bad_request")
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(name)[:70] or "league"
+    slug, n = base, 1
+    while League.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+# -- registration ---------------------------------------------------------------------
+
+
+def _locked_season(season_id: int) -> Season:
+    season = Season.objects.select_for_update().select_related("league").filter(pk=season_id).first()
+    if season is None:
+        raise GameError(_("There is no such season."), code="not_found")
+    return season
+
+
+@transaction.atomic
+def register(season_id: int, user, partner=None) -> Entry:
+    """A player (in pairs: with his partner) enters a season while its registration is open."""
+    season = _locked_season(season_id)
+    now = timezone.now()
+    if season.status != Season.Status.REGISTRATION or (season.registration_closes_at and now >= season.registration_closes_at):
+        raise GameError(_("Registration for this season is closed."), code="closed")
+    if season.league.in_pairs and (partner is None or partner == user):
+        raise GameError(_("This league is played in pairs: name your partner."), code="bad_request")
+    if not season.league.in_pairs:
+        partner = None
+    taken = {user.pk} | ({partner.pk} if partner else set())
+    if Entry.objects.filter(season=season).filter(user_id__in=taken).exists() or \
+            Entry.objects.filter(season=season, partner_id__in=taken).exists():
+        raise GameError(_("Already registered for this season."), code="duplicate")
+    return Entry.objects.create(season=season, user=user, partner=partner)
+
+
+@transaction.atomic
+def unregister(season_id: int, user) -> None:
+    season = _locked_season(season_id)
+    if season.status != Season.Status.REGISTRATION:
+        raise GameError(_("Registration for this season is closed."), code="closed")
+    deleted, _rows = Entry.objects.filter(season=season, user=user).delete()
+    if not deleted:
+        raise GameError(_("You are not registered for this season."), code="not_registered")
+
+
+@transaction.atomic
+def close_registration(season_id: int, by) -> Season:
+    season = _locked_season(season_id)
+    _must_run(season.league, by)
+    if season.status != Season.Status.REGISTRATION:
+        raise GameError(_("Registration for this season is already closed."), code="closed")
+    season.status = Season.Status.CLOSED
+    season.save(update_fields=["status"])
+    return season
+
+
+def _must_run(league: League, user) -> None:
+    if not may_run(league, user):
+        raise GameError(_("Only the league's organizer or a moderator may do this."), code="forbidden")
+
+
+# -- the season -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def start_season(season_id: int, by) -> Season:
+    """Split the entries into divisions, store each division's schedule and
+    start its games (all, or the first round)."""
+    season = _locked_season(season_id)
+    league = season.league
+    _must_run(league, by)
+    if season.status not in (Season.Status.REGISTRATION, Season.Status.CLOSED):
+        raise GameError(_("This season has already started."), code="started")
+    now = timezone.now()
+    entries = list(season.entries.select_related("user", "partner").filter(withdrawn_at=None))
+    per_table = 2 if league.in_pairs else league.players
+    if len(entries) < per_table:
+        raise GameError(_("Too few players to start: a table needs %(n)s.") % {"n": per_table}, code="too_few")
+    for entry in entries:
+        entry.rating_at_start = rating_at(entry.user, league.engine, now).value
+    Entry.objects.bulk_update(entries, ["rating_at_start"])
+    for number, members in enumerate(_divisions(league, season, entries), start=1):
+        division = Division.objects.create(season=season, number=number)
+        Entry.objects.filter(pk__in=[e.pk for e in members]).update(division=division)
+        fixtures = [Fixture(division=division, round=number_, seats=seats)
+                    for number_, seats in _schedule(league, [e.pk for e in members], int(season.seed))]
+        Fixture.objects.bulk_create(fixtures)
+    season.status = Season.Status.RUNNING
+    season.started_at = now
+    season.save(update_fields=["status", "started_at"])
+    first = Fixture.objects.filter(division__season=season)
+    if league.start == League.Start.ROUNDS:
+        first = first.filter(round=1)
+    for fixture in first.select_related("division__season__league"):
+        _start_fixture(fixture)
+    return season
+
+
+def _divisions(league: League, season: Season, entries: list[Entry]) -> list[list[Entry]]:
+    """The entries in division order: last season's result first, then the newcomers by rating."""
+    previous = _previous_standing(league, season)
+    ordered = sorted(entries, key=lambda e: (previous.get(e.user_id, (10**6, 0)), -(e.rating_at_start or 0), e.pk))
+    size = max(league.division_size, 2 if league.in_pairs else league.players)
+    groups = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    minimum = 2 if league.in_pairs else league.players
+    if len(groups) > 1 and len(groups[-1]) < minimum:
+        groups[-2].extend(groups.pop())
+    return groups
+
+
+def _previous_standing(league: League, season: Season) -> dict[int, tuple[int, int]]:
+    """{user id: (division next season, final rank)} from the last finished
+    season, after promotion and relegation."""
+    last = league.seasons.filter(status=Season.Status.FINISHED, number__lt=season.number).order_by("-number").first()
+    if last is None:
+        return {}
+    entries = list(last.entries.select_related("division").exclude(division=None).exclude(final_rank=None))
+    sizes: dict[int, int] = {}
+    for entry in entries:
+        sizes[entry.division.number] = sizes.get(entry.division.number, 0) + 1
+    bottom = max(sizes) if sizes else 1
+    standing = {}
+    for entry in entries:
+        division = entry.division.number
+        if division > 1 and entry.final_rank <= league.promotion:
+            division -= 1
+        elif division < bottom and entry.final_rank > sizes[division] - league.relegation:
+            division += 1
+        standing[entry.user_id] = (division, entry.final_rank)
+    return standing
+
+
+def _schedule(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
+    """(round, entry ids by seat) for every table of a division."""
+    if league.in_pairs or league.players == 2:
+        rounds = schedule.round_robin(entry_ids, meetings=league.meetings)
+        if league.games_per_player:
+            rounds = rounds[:league.games_per_player]  # a shorter season: the first rounds of the round robin
+    else:
+        rounds = schedule.table_schedule(entry_ids, league.players, league.games_per_player, seed)
+    return [(r.number, list(table.seats)) for r in rounds for table in r.tables]
+
+
+def _start_fixture(fixture: Fixture) -> None:
+    league = fixture.division.season.league
+    entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
+    if any(entries[pk].withdrawn_at for pk in fixture.seats):
+        return  # a withdrawn player's tables not yet started are not played
+    if league.in_pairs:  # pair A in seats 0 and 2, pair B in 1 and 3
+        first, second = entries[fixture.seats[0]], entries[fixture.seats[1]]
+        users = [first.user, second.user, first.partner, second.partner]
+    else:
+        users = [entries[pk].user for pk in fixture.seats]
+    table = {"time_preset": league.time_preset or "correspondence", "move_seconds": league.move_seconds,
+             "reserve_seconds": league.reserve_seconds, "on_timeout": league.on_timeout,
+             "is_private": league.is_private, "rated": True}
+    fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
+    fixture.save(update_fields=["game"])
+
+
+def game_finished(game: Game) -> None:
+    """A game has just finished, in its transaction: if it is a league game of
+    a league played round by round, start the next round of its division
+    once every table of this round is over."""
+    fixture = Fixture.objects.filter(game=game).select_related("division__season__league").first()
+    if fixture is None or fixture.division.season.league.start != League.Start.ROUNDS:
+        return
+    same_round = Fixture.objects.filter(division=fixture.division, round=fixture.round).exclude(pk=fixture.pk)
+    if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
+        return
+    for following in Fixture.objects.filter(division=fixture.division, round=fixture.round + 1, game=None) \
+            .select_related("division__season__league"):
+        _start_fixture(following)
+
+
+@transaction.atomic
+def withdraw(entry_id: int, by) -> Entry:
+    """A player leaves a running season (himself, or removed by the organizer
+    or a moderator): his unfinished games are lost, his later tables not played."""
+    entry = Entry.objects.select_for_update().select_related("season__league", "user").filter(pk=entry_id).first()
+    if entry is None:
+        raise GameError(_("There is no such entry."), code="not_found")
+    league = entry.season.league
+    if by != entry.user:
+        _must_run(league, by)
+    if entry.withdrawn_at:
+        raise GameError(_("This player has already withdrawn."), code="duplicate")
+    if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
+        raise GameError(_("A computer player cannot take over games yet: withdraw with losses."), code="unavailable")
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    running = Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
+                                  seats__user=entry.user)
+    for game_id in running.values_list("pk", flat=True):
+        game_services.resign(game_id, entry.user)
+    return entry
+
+
+@transaction.atomic
+def end_season(season_id: int, by) -> Season:
+    """Close a season: the final ranks are written (promotion and relegation
+    then place the players of the next season) and the next season opens
+    for registration. Games still running go on but no longer count."""
+    from leagues.standings import division_standings
+
+    season = _locked_season(season_id)
+    _must_run(season.league, by)
+    if season.status != Season.Status.RUNNING:
+        raise GameError(_("This season is not in play."), code="not_running")
+    for division in season.divisions.all():
+        for row in division_standings(division).rows:
+            Entry.objects.filter(pk=row.entry_id).update(final_rank=row.rank)
+    season.status = Season.Status.FINISHED
+    season.finished_at = timezone.now()
+    season.save(update_fields=["status", "finished_at"])
+    Season.objects.create(league=season.league, number=season.number + 1)
+    return season

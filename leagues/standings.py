@@ -1,0 +1,69 @@
+"""A division's standings from the database: its entries and its finished
+league games read in a constant number of queries, then ranked by the pure
+standings engine (`scoresheets.standings`), which the pages render.
+
+A league game's result is its seats' places and points (set from
+`engine.outcome` when it finished, or by a moderator's adjudication); in
+pairs, a pair's place is its players' (they share it) and its game score the
+sum of theirs. The seat that moves last in a game is its highest seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gameplay.models import Game, Seat
+from leagues.models import Division, Entry, Fixture
+from scoresheets import standings as engine
+
+
+@dataclass
+class DivisionStandings:
+    division: Division
+    rows: list  # scoresheets.standings.Row, best first
+    entries: dict[int, Entry]
+    games: list[tuple[Fixture, engine.GameResult]] = field(default_factory=list)  # finished, in round order
+    fixtures: list[Fixture] = field(default_factory=list)
+
+
+def division_standings(division: Division) -> DivisionStandings:
+    league = division.season.league
+    entries = {e.pk: e for e in Entry.objects.filter(division=division).select_related("user", "partner")}
+    fixtures = list(Fixture.objects.filter(division=division).select_related("game").defer("game__state")
+                    .order_by("round", "pk"))
+    finished = [f for f in fixtures if f.game is not None and f.game.status == Game.Status.FINISHED]
+    seats: dict[int, list[tuple[int, int | None, float | None]]] = {}
+    for game_id, position, place, points in (Seat.objects.filter(game_id__in=[f.game_id for f in finished])
+                                             .values_list("game_id", "position", "place", "points")):
+        seats.setdefault(game_id, []).append((position, place, points))
+    games = [(f, _result(f, seats.get(f.game_id, []), league.in_pairs)) for f in finished]
+    scheduled: dict[int, int] = {pk: 0 for pk in entries}
+    for fixture in fixtures:
+        for pk in fixture.seats:
+            scheduled[pk] = scheduled.get(pk, 0) + 1
+    rows = engine.standings(
+        [engine.Entry(id=e.pk, name=str(e), rating=e.rating_at_start or 0.0, withdrawn=e.withdrawn_at is not None)
+         for e in entries.values()],
+        [result for _fixture, result in games],
+        scheduled=scheduled,
+        chain=league.tiebreak_chain,
+        seed=division.season.seed,
+        points=engine.PointsRule(per_place=list(league.points_per_place) or None),
+        annul_withdrawn_below_half=league.annul_below_half,
+    )
+    for fixture in fixtures:
+        fixture.names = [str(entries[pk]) if pk in entries else "?" for pk in fixture.seats]
+    return DivisionStandings(division, rows, entries, games, fixtures)
+
+
+def _result(fixture: Fixture, seats: list[tuple[int, int | None, float | None]], in_pairs: bool) -> engine.GameResult:
+    """A finished league game as the standings engine reads it: entry id → place and game score."""
+    places: dict[int, int] = {}
+    scores: dict[int, float] = {}
+    for position, place, points in seats:
+        entry = fixture.seats[position % 2] if in_pairs else fixture.seats[position]
+        if place is not None:
+            places[entry] = min(place, places.get(entry, place))
+        scores[entry] = scores.get(entry, 0.0) + (points or 0.0)
+    last = fixture.seats[-1] if fixture.seats else None
+    return engine.GameResult(game_id=fixture.game_id, places=places, scores=scores, last_seat=last)

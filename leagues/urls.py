@@ -1,0 +1,17 @@
+from django.urls import path
+
+from leagues import views
+
+urlpatterns = [
+    path("", views.league_list, name="leagues"),
+    path("new/", views.new_league, name="new_league"),
+    path("<slug:slug>/", views.league_page, name="league"),
+    path("<slug:slug>/<int:number>/", views.season_page, name="season"),
+    path("<slug:slug>/<int:number>/register/", views.register, name="league_register"),
+    path("<slug:slug>/<int:number>/unregister/", views.unregister, name="league_unregister"),
+    path("<slug:slug>/<int:number>/run/<slug:step>/", views.run_season, name="run_season"),
+    path("<slug:slug>/<int:number>/withdraw/<int:entry_id>/", views.withdraw, name="league_withdraw"),
+    path("<slug:slug>/<int:number>/<int:division>/", views.division_page, name="division"),
+    path("<slug:slug>/<int:number>/<int:division>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("<slug:slug>/<int:number>/<int:division>/results.csv", views.results_csv, name="results_csv"),
+]

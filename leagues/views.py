@@ -1,0 +1,181 @@
+import csv
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from gameplay.services.base import GameError
+from leagues import services
+from leagues.forms import LeagueForm, RegisterForm
+from leagues.models import Division, Entry, League, Season
+from leagues.standings import division_standings
+from scoresheets.standings_view import standings_table
+
+
+def _visible_leagues(user):
+    leagues = League.objects.all()
+    if user.is_staff:
+        return leagues
+    if not user.is_authenticated:
+        return leagues.filter(is_private=False)
+    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)).distinct()
+
+
+def _league(request: HttpRequest, slug: str) -> League:
+    league = _visible_leagues(request.user).filter(slug=slug).select_related("organizer").first()
+    if league is None:
+        raise Http404
+    return league
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = _visible_leagues(request.user).annotate(season_count=Count("seasons", distinct=True))
+    return render(request, "leagues/list.html", {
+        "leagues": leagues, "may_create": services.may_create_leagues(request.user)})
+
+
+@login_required
+def new_league(request: HttpRequest) -> HttpResponse:
+    if not services.may_create_leagues(request.user):
+        messages.error(request, _("Only staff may create leagues on this site."))
+        return redirect("leagues")
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.create_league(request.user, **form.league_settings())
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(league)
+    return render(request, "leagues/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    seasons = list(league.seasons.annotate(entry_count=Count("entries")))
+    current = seasons[0] if seasons else None
+    mine = None
+    if current and request.user.is_authenticated:
+        mine = Entry.objects.filter(season=current, user=request.user).first()
+    return render(request, "leagues/league.html", {
+        "league": league, "seasons": seasons, "current": current, "mine": mine,
+        "register_form": RegisterForm(), "may_run": services.may_run(league, request.user)})
+
+
+def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _league(request, slug)
+    season = get_object_or_404(Season, league=league, number=number)
+    divisions = list(season.divisions.annotate(entry_count=Count("entries")))
+    entries = season.entries.select_related("user", "partner", "division").order_by("division__number", "pk")
+    return render(request, "leagues/season.html", {
+        "league": league, "season": season, "divisions": divisions, "entries": entries,
+        "may_run": services.may_run(league, request.user)})
+
+
+def _division(request: HttpRequest, slug: str, number: int, division: int) -> Division:
+    league = _league(request, slug)
+    return get_object_or_404(Division.objects.select_related("season__league"), season__league=league,
+                             season__number=number, number=division)
+
+
+def division_page(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
+    found = _division(request, slug, number, division)
+    standings = division_standings(found)
+    return render(request, "leagues/division.html", {
+        "league": found.season.league, "season": found.season, "division": found,
+        "table": standings_table(standings), "standings": standings,
+        "may_run": services.may_run(found.season.league, request.user)})
+
+
+def standings_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
+    found = _division(request, slug, number, division)
+    table = standings_table(division_standings(found))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(table.csv_header)
+    writer.writerows(table.csv_rows)
+    return response
+
+
+def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
+    found = _division(request, slug, number, division)
+    standings = division_standings(found)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-results.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["round", "game", "entry", "player", "place", "game score"])
+    for fixture, result in standings.games:
+        for entry_id in fixture.seats:
+            writer.writerow([fixture.round, fixture.game_id, entry_id, str(standings.entries[entry_id]),
+                             result.places.get(entry_id, ""), result.scores.get(entry_id, "")])
+    return response
+
+
+# -- what players and organizers do (POST) ---------------------------------------------
+
+
+def _act(request: HttpRequest, league: League, action, done: str) -> HttpResponse:
+    try:
+        action()
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _league(request, slug)
+    season = get_object_or_404(Season, league=league, number=number)
+    form = RegisterForm(request.POST)
+    partner = None
+    if form.is_valid() and form.cleaned_data["partner"]:
+        partner = get_user_model().objects.filter(username=form.cleaned_data["partner"], is_active=True).first()
+        if partner is None:
+            messages.error(request, _("There is no player with that username."))
+            return redirect(league)
+    return _act(request, league, lambda: services.register(season.pk, request.user, partner),
+                _("You are registered for season %(n)s.") % {"n": season.number})
+
+
+@login_required
+@require_POST
+def unregister(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _league(request, slug)
+    season = get_object_or_404(Season, league=league, number=number)
+    return _act(request, league, lambda: services.unregister(season.pk, request.user),
+                _("You are no longer registered for season %(n)s.") % {"n": season.number})
+
+
+@login_required
+@require_POST
+def run_season(request: HttpRequest, slug: str, number: int, step: str) -> HttpResponse:
+    """The organizer's steps: close the registration, start the season, end it."""
+    league = _league(request, slug)
+    season = get_object_or_404(Season, league=league, number=number)
+    steps = {
+        "close": (services.close_registration, _("Registration is closed.")),
+        "start": (services.start_season, _("The season has started: its games are on.")),
+        "end": (services.end_season, _("The season is over; the next one is open for registration.")),
+    }
+    if step not in steps:
+        raise Http404
+    action, done = steps[step]
+    return _act(request, league, lambda: action(season.pk, request.user), done)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, number: int, entry_id: int) -> HttpResponse:
+    league = _league(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, season__league=league, season__number=number)
+    return _act(request, league, lambda: services.withdraw(entry.pk, request.user),
+                _("%(who)s has withdrawn from the season.") % {"who": entry})

@@ -1,0 +1,119 @@
+"""A division's standings as the page, the print and the CSV show them: the
+table with a column per tie-break, "why A is above B" for every two players
+next to each other, and the cross-table (the classic grid for two-player
+leagues; for tables of more, each player's games with their places)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.utils.translation import gettext as _, gettext_lazy
+
+from scoresheets.standings import PointsRule
+
+COLUMN_LABELS = {
+    "points": gettext_lazy("Points"),
+    "wins": gettext_lazy("Wins"),
+    "sonneborn_berger": gettext_lazy("Sonneborn–Berger"),
+    "direct": gettext_lazy("Direct encounters"),
+    "game_score": gettext_lazy("Game score"),
+    "last_seat_results": gettext_lazy("From the last seat"),
+    "rating": gettext_lazy("Rating at the start"),
+    "lot": gettext_lazy("Lot"),
+}
+
+
+@dataclass
+class TableRow:
+    rank: int | None
+    entry_id: int
+    name: str
+    played: int
+    left: int
+    points: str
+    values: list[str]
+    why: str  # why the row above is above this one ("" when they share a rank or for the first row)
+    withdrawn: bool
+    annulled: bool
+    cross: list = field(default_factory=list)  # grid cells (two players) or the player's games (more)
+
+
+@dataclass
+class StandingsTable:
+    columns: list[tuple[str, str]]
+    rows: list[TableRow]
+    grid: bool  # a two-player league: the cross-table is a grid
+    seed: str
+    csv_header: list[str]
+    csv_rows: list[list]
+
+
+def number(value) -> str:
+    """1.5 → "1½", 2.0 → "2", 0.5 → "½"; text (the lot) as it is."""
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value[:8]
+    value = Fraction(value).limit_denominator(1000)
+    whole, rest = divmod(value, 1)
+    if rest == Fraction(1, 2):
+        return f"{int(whole)}½" if whole else "½"
+    if rest == 0:
+        return str(int(whole))
+    return f"{float(value):.2f}"
+
+
+def standings_table(standings) -> StandingsTable:
+    """`standings`: leagues.standings.DivisionStandings."""
+    league = standings.division.season.league
+    keys = [key for key in league.tiebreak_chain]
+    columns = [(key, str(COLUMN_LABELS[key])) for key in keys]
+    grid = league.players == 2 or league.in_pairs
+    rule = PointsRule(per_place=tuple(league.points_per_place) or None)
+    rows, previous = [], None
+    for row in standings.rows:
+        why = ""
+        if previous is not None and row.separated_by:
+            why = _why(previous, row, row.separated_by)
+        rows.append(TableRow(
+            rank=row.rank, entry_id=row.entry_id, name=row.name, played=row.played, left=row.left,
+            points=number(row.points), values=[number(row.tiebreaks.get(key)) for key in keys], why=why,
+            withdrawn=row.withdrawn, annulled=row.annulled))
+        previous = row
+    order = [r.entry_id for r in rows]
+    for table_row in rows:
+        table_row.cross = (_grid_cells(table_row.entry_id, order, standings.games, rule) if grid
+                           else _games_of(table_row.entry_id, standings.games))
+    header = [_("Rank"), _("Player"), _("Played"), _("Left"), _("Points")] + [label for _key, label in columns]
+    csv_rows = [[r.rank or "", r.name, r.played, r.left, r.points] + r.values for r in rows]
+    return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows)
+
+
+def _why(above, below, key: str) -> str:
+    label = str(COLUMN_LABELS.get(key, key)).lower()
+    if key == "points":
+        a, b = above.points, below.points
+    else:
+        a, b = above.tiebreaks.get(key), below.tiebreaks.get(key)
+    if key == "lot":
+        return _("%(above)s is above %(below)s by the lot.") % {"above": above.name, "below": below.name}
+    return _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
+        "above": above.name, "below": below.name, "what": label, "a": number(a), "b": number(b)}
+
+
+def _grid_cells(entry_id: int, order: list[int], games, rule: PointsRule) -> list[str]:
+    """The row's results against each player, in the table's order ("×" against himself)."""
+    against: dict[int, list[str]] = {}
+    for _fixture, result in games:
+        if entry_id not in result.places or len(result.places) != 2:
+            continue
+        other = next(e for e in result.places if e != entry_id)
+        against.setdefault(other, []).append(number(rule.game_points(result.places)[entry_id]))
+    return ["×" if other == entry_id else " ".join(against.get(other, [])) for other in order]
+
+
+def _games_of(entry_id: int, games) -> list[tuple[int, int, int | None]]:
+    """(round, game id, place) of every finished game of the player."""
+    return [(fixture.round, fixture.game_id, result.places.get(entry_id))
+            for fixture, result in games if entry_id in result.places]
