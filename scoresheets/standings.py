@@ -3,7 +3,7 @@
 Pure Python, no Django and no database: the services hand in plain
 dataclasses (entries, game results, the schedule) and get back the table's
 rows. Everything that decides an order is computed exactly (fractions kept
-as integers over a common denominator, game scores summed with `math.fsum`),
+as integers over a common denominator, game scores summed as decimals),
 so two entries that tie on paper tie here too; the rows carry floats for
 display.
 
@@ -52,6 +52,7 @@ import hashlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
@@ -287,6 +288,9 @@ def _validate_games(games: list[GameResult], by_id: Mapping[int, Entry], rule: P
         strangers = set(game.scores) - set(game.places)
         if strangers:
             raise ValueError(f"Game {game.game_id} has scores for entries without a place: {sorted(strangers)}.")
+        for entry, score in game.scores.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                raise ValueError(f"Game {game.game_id}: the game score of entry {entry} must be a number.")
         if game.last_seat is not None and game.last_seat not in game.places:
             raise ValueError(f"Game {game.game_id}: the last seat's entry {game.last_seat} did not play it.")
         if rule.per_place is not None and len(game.places) > len(rule.per_place):
@@ -309,6 +313,11 @@ def _validate_schedule(by_id: Mapping[int, Entry], scheduled: Mapping[int, int],
 
 
 # ---------------------------------------------------------------- the table
+
+
+def _decimal(score: float) -> Decimal:
+    """A game score as written (0.1 is one tenth), so that equal sums tie."""
+    return Decimal(repr(score))
 
 
 class _DefaultZero(dict):
@@ -345,7 +354,7 @@ class _Table:
         points: dict[int, int] = _DefaultZero()
         wins: dict[int, int] = _DefaultZero()
         last_seat: dict[int, int] = _DefaultZero()
-        scores: dict[int, list[float]] = {}
+        scores: dict[int, Decimal] = _DefaultZero()
         table = self.scaled.table
         for groups, sizes, game in self.games:
             shares = table[sizes]
@@ -355,7 +364,7 @@ class _Table:
                     if entry == game.last_seat:
                         last_seat[entry] += share
                     if entry in game.scores:
-                        scores.setdefault(entry, []).append(game.scores[entry])
+                        scores[entry] += _decimal(game.scores[entry])
             if len(groups[0]) == 1:
                 wins[groups[0][0]] += 1
         # Sonneborn-Berger, doubled so that "level" (½) stays whole: one pass over
@@ -374,7 +383,7 @@ class _Table:
             POINTS: lambda e: Fraction(points[e], denominator),
             "wins": lambda e: wins[e],
             "sonneborn_berger": lambda e: Fraction(sb2[e], 2 * denominator),
-            "game_score": lambda e: math.fsum(scores.get(e, ())),
+            "game_score": lambda e: scores[e],
             "last_seat_results": lambda e: Fraction(last_seat[e], denominator),
         }
 

@@ -272,6 +272,7 @@ def test_a_chain_may_name_points_first():
     ([GameResult(1, {A: 0, B: 1})], None, "place of entry 1 must be a whole number from 1"),
     ([GameResult(1, {A: 1.5, B: 1})], None, "place of entry 1 must be a whole number from 1"),
     ([GameResult(1, {A: 1, B: 2}, {C: 3.0})], None, r"scores for entries without a place: \[3\]"),
+    ([GameResult(1, {A: 1, B: 2}, {A: float("inf")})], None, "game score of entry 1 must be a number"),
     ([GameResult(1, {A: 1, B: 2}, {}, C)], None, "the last seat's entry 3 did not play it"),
     ([game(1, A, B), game(1, B, A)], None, "Game 1 is listed twice"),
     ([game(1, A, B), game(2, B, A)], {A: 1, B: 2, C: 2}, "Entry 1 played 2 games but has 1 scheduled"),
