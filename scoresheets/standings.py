@@ -115,9 +115,13 @@ class PointsRule:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the table. `separated_by`: the first key that puts the row
-    above below it ("points" or a tie-break), None for the first row, a
-    shared rank, and annulled entries."""
+    """One line of the table. `separated_by`: the first key ("points" or a
+    tie-break) that ranks the row above higher than this one; None for the
+    first row, a row sharing the rank above, and annulled entries.
+    `tiebreaks` has a value per key of the chain (floats; the lot's hex
+    string; None for "direct" when the entry was already alone, and for
+    every key of an annulled entry). `played` and `scheduled` leave out the
+    games voided by an annulment."""
 
     entry_id: int
     name: str
@@ -162,7 +166,9 @@ def standings(
     points: PointsRule | None = None,
     annul_withdrawn_below_half: bool = False,
 ) -> list[Row]:
-    """The table, best first: ranked entries, then annulled ones."""
+    """The table, best first: ranked entries (those sharing a rank by name,
+    then id), then annulled ones. `scheduled` gives every entry's number of
+    scheduled games (played ones included). ValueError on bad input."""
     keys = validate_chain(chain)
     rule = points or PointsRule()
     by_id = _entries_by_id(entries)
@@ -265,6 +271,9 @@ def _entries_by_id(entries: Sequence[Entry]) -> dict[int, Entry]:
     for entry in entries:
         if entry.id in by_id:
             raise ValueError(f"Entry {entry.id} is listed twice.")
+        if isinstance(entry.rating, bool) or not isinstance(entry.rating, (int, float)) \
+                or not math.isfinite(entry.rating):
+            raise ValueError(f"The rating of entry {entry.id} must be a number.")
         by_id[entry.id] = entry
     return by_id
 

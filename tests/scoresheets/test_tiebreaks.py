@@ -13,7 +13,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 
 from scoresheets.standings import DEFAULT_CHAIN, Entry, GameResult, PointsRule, lot_value, standings
-from tests.scoresheets.test_standings import (
+from tests.scoresheets.standings_cases import (
     CYCLE,
     FOUR_PLAYER_GAMES,
     A,
