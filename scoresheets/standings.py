@@ -85,7 +85,7 @@ class GameResult:
 class PointsRule:
     """League points per place: (n - place) / (n - 1) unless `per_place` is given."""
 
-    per_place: tuple[float, ...] | None = None
+    per_place: Sequence[float] | None = None  # kept as a tuple
 
     def __post_init__(self) -> None:
         if self.per_place is None:
@@ -104,7 +104,7 @@ class PointsRule:
         """The points of each group of players sharing places, best group first,
         in a game whose groups have these sizes (e.g. (1, 2, 1): one first, two
         sharing 2nd-3rd, one last)."""
-        return _shares(self.per_place, sizes)
+        return _shares(self.per_place, sizes)  # type: ignore[arg-type]
 
     def game_points(self, places: Mapping[int, int]) -> dict[int, Fraction]:
         """Each entry's league points in one game, from its final places."""
