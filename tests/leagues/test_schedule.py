@@ -362,3 +362,9 @@ def test_describe_balance_counts_games_meetings_seats_and_double_bookings():
     assert balance.seat_spread == 2
     assert balance.twice_in_a_round == (1, 4)
     assert {frozenset(p) for p in balance.meetings} == {frozenset(p) for p in combinations([1, 2, 3, 4], 2)}
+
+
+@pytest.mark.parametrize("seed", [None, 1.5, True])
+def test_a_seed_that_is_not_an_integer_is_refused(seed):
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        table_schedule(ids(8), 4, 2, seed)
