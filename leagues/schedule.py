@@ -376,7 +376,9 @@ def _improve_meetings(
 ) -> None:
     """Simulated annealing over two moves that keep everyone's number of games.
 
-    - swap two entries between tables of one round;
+    - swap two entries between tables of one round: at random, or (every
+      other try) one of the two at a table who have met each other most,
+      or, when `cover`, to seat together two who have never met;
     - exchange a player and a bye in one round, and the same two the other
       way round in another round (the only move when a round has one table).
     Cost: the sum over pairs of meetings squared, plus a penalty per pair
@@ -390,14 +392,20 @@ def _improve_meetings(
     with_byes = [r for r, out in enumerate(byes) if out]
     if cost <= target or not (swappable or with_byes):
         return
+    where = [[-1] * n for _ in rounds]  # round -> entry -> its table's index, -1 for a bye
+    for r, tables in enumerate(rounds):
+        for t, table in enumerate(tables):
+            for e in table:
+                where[r][e] = t
     steps = min(_MAX_STEPS, max(_MIN_STEPS, _STEPS_PER_TABLE * sum(len(r) for r in rounds)))
     temperature = _FIRST_TEMPERATURE
     cooling = (_LAST_TEMPERATURE / _FIRST_TEMPERATURE) ** (1 / steps)
     for _ in range(steps):
         if with_byes and (not swappable or rng.random() < 0.5):
-            delta = _exchange_byes(rounds, byes, with_byes, counts, rng, cover, temperature)
+            delta = _exchange_byes(rounds, byes, with_byes, where, counts, rng, cover, temperature)
         else:
-            delta = _swap_seats(rounds[rng.choice(swappable)], counts, rng, cover, temperature)
+            move = _pick_swap(rounds, swappable, where, counts, rng, cover)
+            delta = None if move is None else _swap_seats(rounds, where, counts, move, rng, cover, temperature)
         if delta is not None:
             cost += delta
             if cost <= target:
@@ -409,13 +417,69 @@ def _accept(delta: int, rng: random.Random, temperature: float) -> bool:
     return delta <= 0 or rng.random() < math.exp(-delta / temperature)
 
 
+_Swap = tuple[int, int, int, int, int]  # round, table a, seat in a, table b, seat in b
+
+
+def _pick_swap(
+    rounds: list[list[list[int]]],
+    swappable: list[int],
+    where: list[list[int]],
+    counts: list[list[int]],
+    rng: random.Random,
+    cover: bool,
+) -> _Swap | None:
+    kind = rng.random()
+    if cover and kind < 0.25:
+        return _pick_meeting(rounds, swappable, where, counts, rng)
+    r = rng.choice(swappable)
+    tables = rounds[r]
+    ta, tb = rng.sample(range(len(tables)), 2)
+    table_a = tables[ta]
+    if kind < 0.5:
+        # Move one of the two at this table who have met each other most.
+        a = max(table_a, key=lambda e: max(counts[e][x] for x in table_a if x != e))
+        ia = table_a.index(a)
+    else:
+        ia = rng.randrange(len(table_a))
+    return r, ta, ia, tb, rng.randrange(len(tables[tb]))
+
+
+def _pick_meeting(
+    rounds: list[list[list[int]]],
+    swappable: list[int],
+    where: list[list[int]],
+    counts: list[list[int]],
+    rng: random.Random,
+) -> _Swap | None:
+    """A swap that seats together, in some round, two entries who have never met."""
+    a = rng.randrange(len(counts))
+    row = counts[a]
+    never_met = [b for b, c in enumerate(row) if c == 0 and b != a]
+    if not never_met:
+        return None
+    b = rng.choice(never_met)
+    apart = [r for r in swappable if where[r][a] != where[r][b] and where[r][a] >= 0 and where[r][b] >= 0]
+    if not apart:
+        return None
+    r = rng.choice(apart)
+    ta, tb = where[r][a], where[r][b]
+    table_a = rounds[r][ta]
+    ia = rng.choice([i for i, x in enumerate(table_a) if x != a])
+    return r, ta, ia, tb, rounds[r][tb].index(b)
+
+
 def _swap_seats(
-    tables: list[list[int]], counts: list[list[int]], rng: random.Random, cover: bool, temperature: float
+    rounds: list[list[list[int]]],
+    where: list[list[int]],
+    counts: list[list[int]],
+    move: _Swap,
+    rng: random.Random,
+    cover: bool,
+    temperature: float,
 ) -> int | None:
     """Try swapping two entries of different tables; the cost's change if done."""
-    ta, tb = rng.sample(range(len(tables)), 2)
-    table_a, table_b = tables[ta], tables[tb]
-    ia, ib = rng.randrange(len(table_a)), rng.randrange(len(table_b))
+    r, ta, ia, tb, ib = move
+    table_a, table_b = rounds[r][ta], rounds[r][tb]
     a, b = table_a[ia], table_b[ib]
     row_a, row_b = counts[a], counts[b]
     delta = 0
@@ -439,6 +503,7 @@ def _swap_seats(
         if y != b:
             row_b[y] -= 1; counts[y][b] -= 1; row_a[y] += 1; counts[y][a] += 1  # noqa: E702
     table_a[ia], table_b[ib] = b, a
+    where[r][a], where[r][b] = tb, ta
     return delta
 
 
@@ -446,6 +511,7 @@ def _exchange_byes(
     rounds: list[list[list[int]]],
     byes: list[list[int]],
     with_byes: list[int],
+    where: list[list[int]],
     counts: list[list[int]],
     rng: random.Random,
     cover: bool,
@@ -470,6 +536,8 @@ def _exchange_byes(
         return None
     byes[r][byes[r].index(b)] = a
     byes[s][byes[s].index(a)] = b
+    where[r][b], where[r][a] = where[r][a], -1
+    where[s][a], where[s][b] = where[s][b], -1
     return delta
 
 
