@@ -22,14 +22,17 @@ Decisions and guarantees:
 - Every entry plays the same number of games, never twice in a round, and
   sits in each seat position as evenly as possible: its counts per seat
   differ by at most 1 (an equitable edge colouring, which always exists).
-- Pair meetings: a seeded local search minimises the sum of squared meeting
-  counts, which is lowest exactly when every pair meets ⌊λ⌋ or ⌈λ⌉ times
-  (λ = games × (table size − 1) / (entries − 1)). It stops as soon as it
-  gets there, so the spread (max − min over pairs) is ≤ 1 whenever it finds
-  such a schedule; when none exists (or it is not found in its fixed budget)
-  the spread is still small but not guaranteed. Two-player tables with an
-  even count (or "everyone meets everyone") come from the round robin and
-  always have spread ≤ 1.
+- Pair meetings: a seeded local search (simulated annealing, then a
+  steepest descent) minimises the sum of squared meeting counts, plus a
+  surcharge for pairs meeting more than ⌈λ⌉ times (λ = games × (table size
+  − 1) / (entries − 1)); the cost is lowest exactly when every pair meets
+  ⌊λ⌋ or ⌈λ⌉ times. It stops as soon as it gets there, so the spread
+  (max − min over pairs) is ≤ 1 whenever it finds such a schedule; when
+  none exists (or it is not found in its fixed budget) the spread is small
+  but not guaranteed (typically 2; e.g. 7 entries at tables of 3 for 3
+  games cannot avoid it, as two tables a round are disjoint). Two-seat
+  tables with an even count (or "everyone meets everyone") come from the
+  round robin and always have spread ≤ 1.
 - `games_per_player=None` ("everyone meets everyone") starts from the lower
   bound ⌈(entries − 1) / (table size − 1)⌉ games (raised to fill whole
   tables) and adds games until the search covers every pair. Guaranteed:
@@ -37,8 +40,8 @@ Decisions and guarantees:
   games; that number is the lower bound whenever a schedule at the bound is
   found (e.g. 9 at tables of 3: 4 games; 15 at tables of 3: 7, Kirkman's
   schoolgirls; 10 at tables of 5: 4). Big divisions get more: 20 at tables
-  of 4 play 8 games (bound 7), 40 at 4 play 18 (bound 13), 100 at 4 play 41
-  (bound 33, and about 3 s of CPU).
+  of 4 play 8 games (bound 7), 40 at 4 play 17 (bound 13), 100 at 4 play 40
+  (bound 33, and about 3 s of CPU: build it outside a web request).
 - Everything is deterministic from `seed` (and the entries' order): a fixed
   number of search steps, nothing from time or the machine (Python's seeded
   `random`, so the same for a given Python; the league stores the result).
@@ -71,9 +74,13 @@ _COVER_ATTEMPTS = 4
 _RETRY_IF_NEVER_MET = 4
 # The annealing's temperature falls geometrically from the first to the last.
 _FIRST_TEMPERATURE, _LAST_TEMPERATURE = 1.0, 0.1
-# The cost of a pair that never meets, in "everyone meets everyone" (half, as the
-# squares' differences are halved in the search's arithmetic).
-_UNCOVERED = 4
+# The cost of a pair that never meets, in "everyone meets everyone", and the
+# weight of the squared excess of a pair meeting more than ⌈λ⌉ times (which
+# gets the search out of local minima where two entries meet far too often).
+_UNCOVERED = 8
+_EXCESS = 2
+# Passes of the final steepest descent over the pairs that meet too often.
+_POLISH_PASSES = 5
 
 
 @dataclass(frozen=True)
@@ -291,7 +298,9 @@ def _everyone_meets_everyone(entries: list[int], k: int, seed: int) -> list[Roun
                 return rounds
             if never_met > _RETRY_IF_NEVER_MET:
                 break  # too far: another try at this number of games would fail too
-        games += step
+        # Each game more roughly halves the pairs left apart: when many are
+        # left, skip the numbers of games that would fail as well.
+        games += step * max(1, never_met.bit_length() // 3)
 
 
 def _derived_seed(seed: int, games: int, attempt: int) -> int:
@@ -307,7 +316,8 @@ def _build(entries: list[int], k: int, games: int, seed: int, cover: bool = Fals
     counts = [[0] * n for _ in range(n)]
     rounds = [_greedy_round(players, k, counts, rng) for players in playing]
     byes = [sorted(set(range(n)) - set(players)) for players in playing]
-    _improve_meetings(rounds, byes, counts, _ideal_cost(n, k, games), rng, cover)
+    cap = -(-games * (k - 1) // (n - 1))
+    _improve_meetings(rounds, byes, counts, _ideal_cost(n, k, games), cap, rng, cover)
     seated = _balance_seats(rounds, n, k, rng)
     return [
         Round(
@@ -371,6 +381,7 @@ def _improve_meetings(
     byes: list[list[int]],
     counts: list[list[int]],
     target: int,
+    cap: int,
     rng: random.Random,
     cover: bool,
 ) -> None:
@@ -383,11 +394,12 @@ def _improve_meetings(
       way round in another round (the only move when a round has one table).
     Cost: the sum over pairs of meetings squared, plus a penalty per pair
     that never meets when `cover`; the search stops at the lowest possible
-    value (every pair meets ⌊λ⌋ or ⌈λ⌉ times).
+    value (every pair meets ⌊λ⌋ or ⌈λ⌉ times), else ends with `_polish`
+    for pairs meeting more than `cap` (⌈λ⌉) times.
     """
     n = len(counts)
-    cost = sum(c * c + 2 * _UNCOVERED * (cover and c == 0) for row in counts for c in row) // 2
-    cost -= _UNCOVERED * n if cover else 0  # an entry's zero with itself
+    costs = _Costs.make(len(rounds), cap, cover)  # no pair meets more often than there are rounds
+    cost = costs.total(counts)
     swappable = [r for r, tables in enumerate(rounds) if len(tables) > 1]
     with_byes = [r for r, out in enumerate(byes) if out]
     if cost <= target or not (swappable or with_byes):
@@ -402,19 +414,54 @@ def _improve_meetings(
     cooling = (_LAST_TEMPERATURE / _FIRST_TEMPERATURE) ** (1 / steps)
     for _ in range(steps):
         if with_byes and (not swappable or rng.random() < 0.5):
-            delta = _exchange_byes(rounds, byes, with_byes, where, counts, rng, cover, temperature)
+            delta = _exchange_byes(rounds, byes, with_byes, where, counts, rng, costs, temperature)
         else:
             move = _pick_swap(rounds, swappable, where, counts, rng, cover)
-            delta = None if move is None else _swap_seats(rounds, where, counts, move, rng, cover, temperature)
+            delta = None if move is None else _swap_seats(rounds, where, counts, move, rng, costs, temperature)
         if delta is not None:
             cost += delta
             if cost <= target:
                 return
         temperature *= cooling
+    if swappable:
+        _polish(rounds, swappable, where, counts, cap, costs)
 
 
 def _accept(delta: int, rng: random.Random, temperature: float) -> bool:
     return delta <= 0 or rng.random() < math.exp(-delta / temperature)
+
+
+@dataclass(frozen=True)
+class _Costs:
+    """The cost of a pair's meetings: squares, more above `cap`, and when
+    `cover` a penalty for never meeting; `gain[c]` / `loss[c]` are the
+    changes when a pair meeting c times meets once more / once less."""
+
+    cover: bool
+    gain: list[int]
+    loss: list[int]
+
+    @classmethod
+    def make(cls, most: int, cap: int, cover: bool) -> _Costs:
+        # Covering every pair may need some to meet often: no excess cost then.
+        excess = 0 if cover else _EXCESS
+
+        def f(c: int) -> int:
+            return c * c + excess * max(0, c - cap) ** 2 + (_UNCOVERED if cover and c == 0 else 0)
+
+        top = most + 2
+        return cls(cover, [f(c + 1) - f(c) for c in range(top)], [0] + [f(c - 1) - f(c) for c in range(1, top)])
+
+    def total(self, counts: list[list[int]]) -> int:
+        """The cost of all pairs (the running cost starts here)."""
+        gain = self.gain
+        # f(c) as a sum of gains from 0, minus f(0) for the entries' zeros with themselves.
+        prefix = [0]
+        for g in gain:
+            prefix.append(prefix[-1] + g)
+        n = len(counts)
+        zero = _UNCOVERED if self.cover else 0
+        return (sum(prefix[c] + zero for row in counts for c in row) - n * zero) // 2
 
 
 _Swap = tuple[int, int, int, int, int]  # round, table a, seat in a, table b, seat in b
@@ -474,28 +521,39 @@ def _swap_seats(
     counts: list[list[int]],
     move: _Swap,
     rng: random.Random,
-    cover: bool,
+    costs: _Costs,
     temperature: float,
 ) -> int | None:
     """Try swapping two entries of different tables; the cost's change if done."""
     r, ta, ia, tb, ib = move
     table_a, table_b = rounds[r][ta], rounds[r][tb]
-    a, b = table_a[ia], table_b[ib]
+    delta = _swap_delta(table_a, table_a[ia], table_b, table_b[ib], counts, costs)
+    if not _accept(delta, rng, temperature):
+        return None
+    _apply_swap(rounds, where, counts, move)
+    return delta
+
+
+def _swap_delta(
+    table_a: list[int], a: int, table_b: list[int], b: int, counts: list[list[int]], costs: _Costs
+) -> int:
     row_a, row_b = counts[a], counts[b]
+    gain, loss = costs.gain, costs.loss
     delta = 0
     for x in table_a:
         if x != a:
-            delta += row_b[x] - row_a[x] + 1
-            if cover:
-                delta += _UNCOVERED * ((row_a[x] == 1) - (row_b[x] == 0))
+            delta += gain[row_b[x]] + loss[row_a[x]]
     for y in table_b:
         if y != b:
-            delta += row_a[y] - row_b[y] + 1
-            if cover:
-                delta += _UNCOVERED * ((row_b[y] == 1) - (row_a[y] == 0))
-    delta *= 2
-    if not _accept(delta, rng, temperature):
-        return None
+            delta += gain[row_a[y]] + loss[row_b[y]]
+    return delta
+
+
+def _apply_swap(rounds: list[list[list[int]]], where: list[list[int]], counts: list[list[int]], move: _Swap) -> None:
+    r, ta, ia, tb, ib = move
+    table_a, table_b = rounds[r][ta], rounds[r][tb]
+    a, b = table_a[ia], table_b[ib]
+    row_a, row_b = counts[a], counts[b]
     for x in table_a:
         if x != a:
             row_a[x] -= 1; counts[x][a] -= 1; row_b[x] += 1; counts[x][b] += 1  # noqa: E702
@@ -504,7 +562,45 @@ def _swap_seats(
             row_b[y] -= 1; counts[y][b] -= 1; row_a[y] += 1; counts[y][a] += 1  # noqa: E702
     table_a[ia], table_b[ib] = b, a
     where[r][a], where[r][b] = tb, ta
-    return delta
+
+
+def _polish(
+    rounds: list[list[list[int]]],
+    swappable: list[int],
+    where: list[list[int]],
+    counts: list[list[int]],
+    cap: int,
+    costs: _Costs,
+) -> int:
+    """Steepest descent for whoever still meets someone more than `cap` times.
+
+    Tries every swap of such an entry within its round and makes the best
+    one that lowers the cost; the total change of the cost.
+    """
+    change = 0
+    for _ in range(_POLISH_PASSES):
+        improved = False
+        for r in swappable:
+            tables = rounds[r]
+            for ta, table_a in enumerate(tables):
+                for ia in range(len(table_a)):
+                    a = table_a[ia]
+                    if max(counts[a][x] for x in table_a if x != a) <= cap:
+                        continue
+                    best, move = 0, None
+                    for tb, table_b in enumerate(tables):
+                        if tb != ta:
+                            for ib, b in enumerate(table_b):
+                                delta = _swap_delta(table_a, a, table_b, b, counts, costs)
+                                if delta < best:
+                                    best, move = delta, (r, ta, ia, tb, ib)
+                    if move is not None:
+                        _apply_swap(rounds, where, counts, move)
+                        change += best
+                        improved = True
+        if not improved:
+            break
+    return change
 
 
 def _exchange_byes(
@@ -514,7 +610,7 @@ def _exchange_byes(
     where: list[list[int]],
     counts: list[list[int]],
     rng: random.Random,
-    cover: bool,
+    costs: _Costs,
     temperature: float,
 ) -> int | None:
     """Try: b plays for a in one round, a for b in another; the cost's change if done."""
@@ -529,10 +625,10 @@ def _exchange_byes(
     s = rng.choice(others)
     other = next(t for t in rounds[s] if b in t)
     j = other.index(b)
-    delta = _replace(table, i, b, counts, cover) + _replace(other, j, a, counts, cover)
+    delta = _replace(table, i, b, counts, costs) + _replace(other, j, a, counts, costs)
     if not _accept(delta, rng, temperature):
-        _replace(other, j, b, counts, cover)
-        _replace(table, i, a, counts, cover)
+        _replace(other, j, b, counts, costs)
+        _replace(table, i, a, counts, costs)
         return None
     byes[r][byes[r].index(b)] = a
     byes[s][byes[s].index(a)] = b
@@ -541,19 +637,17 @@ def _exchange_byes(
     return delta
 
 
-def _replace(table: list[int], i: int, new: int, counts: list[list[int]], cover: bool) -> int:
+def _replace(table: list[int], i: int, new: int, counts: list[list[int]], costs: _Costs) -> int:
     """Seat `new` in place of table[i]; the change of the cost."""
     old = table[i]
     row_old, row_new = counts[old], counts[new]
     delta = 0
     for x in table:
         if x != old:
-            delta += row_new[x] - row_old[x] + 1
-            if cover:
-                delta += _UNCOVERED * ((row_old[x] == 1) - (row_new[x] == 0))
+            delta += costs.gain[row_new[x]] + costs.loss[row_old[x]]
             row_old[x] -= 1; counts[x][old] -= 1; row_new[x] += 1; counts[x][new] += 1  # noqa: E702
     table[i] = new
-    return 2 * delta
+    return delta
 
 
 def _balance_seats(
