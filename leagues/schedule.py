@@ -387,13 +387,14 @@ def _improve_meetings(
 ) -> None:
     """Simulated annealing over two moves that keep everyone's number of games.
 
-    - swap two entries between tables of one round: at random, or (every
-      other try) one of the two at a table who have met each other most,
+    - swap two entries between tables of one round: at random, or (half
+      the tries) one of the two at a table who have met each other most,
       or, when `cover`, to seat together two who have never met;
     - exchange a player and a bye in one round, and the same two the other
       way round in another round (the only move when a round has one table).
-    Cost: the sum over pairs of meetings squared, plus a penalty per pair
-    that never meets when `cover`; the search stops at the lowest possible
+    Cost (`_Costs`): the sum over pairs of meetings squared, plus a
+    surcharge above ⌈λ⌉, or when `cover` a penalty per pair that never
+    meets instead; the search stops at the lowest possible
     value (every pair meets ⌊λ⌋ or ⌈λ⌉ times), else ends with `_polish`
     for pairs meeting more than `cap` (⌈λ⌉) times.
     """
