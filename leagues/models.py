@@ -29,7 +29,7 @@ class League(models.Model):
                                   verbose_name=_("organizer"))
     description = models.TextField(_("description"), blank=True)
     is_private = models.BooleanField(_("invite-only"), default=False)
-    invite_code = models.CharField(max_length=32, blank=True)
+    invite_code = models.CharField(_("invite code"), max_length=32, blank=True)
     # The tables
     engine = models.CharField(_("game"), max_length=32)
     options = models.JSONField(_("options of the game"), default=dict, blank=True)
@@ -56,7 +56,7 @@ class League(models.Model):
                                      default=OnWithdrawal.LOSSES)
     annul_below_half = models.BooleanField(
         _("annul the results of a player who withdraws before playing half of the games"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("league")

@@ -234,13 +234,21 @@ def _previous_standing(league: League, season: Season) -> dict[int, tuple[int, i
 
 
 def _schedule(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
-    """(round, entry ids by seat) for every table of a division."""
-    if league.in_pairs or league.players == 2:
+    """(round, entry ids by seat) for every table of a division: a round robin
+    for two-player games (and pairs against pairs) where everyone meets
+    everyone, else `leagues.schedule.table_schedule`'s balanced tables."""
+    size = 2 if league.in_pairs else league.players
+    if size == 2 and not league.games_per_player:
         rounds = schedule.round_robin(entry_ids, meetings=league.meetings)
-        if league.games_per_player:
-            rounds = rounds[:league.games_per_player]  # a shorter season: the first rounds of the round robin
     else:
-        rounds = schedule.table_schedule(entry_ids, league.players, league.games_per_player, seed)
+        try:
+            rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
+        except ValueError:
+            below, above = schedule.fitting_games(len(entry_ids), size, league.games_per_player or 1)
+            raise GameError(_("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                              "choose %(below)s or %(above)s.") % {
+                "n": len(entry_ids), "k": size, "g": league.games_per_player, "below": below or above,
+                "above": above}, code="bad_schedule") from None
     return [(r.number, list(table.seats)) for r in rounds for table in r.tables]
 
 

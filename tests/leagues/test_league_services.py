@@ -11,7 +11,7 @@ from gameplay.services.base import GameError
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
 from leagues.standings import division_standings
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +39,15 @@ def registered(league: League, users) -> Season:
     return season
 
 
+def rated(user, engine: str, mu: float, sigma: float) -> None:
+    """A player with this rating, as a past rated game left it (the history says what it was when)."""
+    game = Game.objects.create(engine=engine, seats_count=2, created_by=user, status=Game.Status.FINISHED)
+    now = timezone.now()
+    RatingChange.objects.create(game=game, user=user, engine=engine, mu_before=mu, sigma_before=sigma, mu=mu,
+                                sigma=sigma, games=9, at=now)
+    Rating.objects.create(user=user, engine=engine, mu=mu, sigma=sigma, games=9, updated_at=now)
+
+
 def finish(game: Game, loser) -> None:
     """End a league game: the loser resigns."""
     game_services.resign(game.pk, loser)
@@ -46,7 +55,7 @@ def finish(game: Game, loser) -> None:
 
 @pytest.mark.parametrize("fields,message", [
     ({"engine": "chess"}, "Unknown game"),
-    ({"players": 9}, "is for"),
+    ({"players": 9}, "players"),
     ({"tiebreaks": ["wins", "height"]}, "tie-break"),
     ({"tiebreaks": ["wins", "wins"]}, "tie-break"),
     ({"points_per_place": [0, 1]}, "League points per place"),
@@ -100,8 +109,7 @@ def test_a_league_in_pairs_registers_pairs(people):
 
 def test_starting_a_season_splits_the_players_by_rating_and_starts_every_scheduled_game(people):
     for i, user in enumerate(people[:8]):
-        Rating.objects.create(user=user, engine="joker", mu=1000 + 100 * i, sigma=100, games=9,
-                              updated_at=timezone.now())
+        rated(user, "joker", mu=1000 + 100 * i, sigma=100)
     league = league_of(people[0], engine="joker", players=4, division_size=4, games_per_player=2)
     season = registered(league, people[:8])
     services.start_season(season.pk, people[0])
@@ -170,8 +178,7 @@ def test_ending_a_season_writes_final_ranks_and_the_next_season_moves_players_up
     league = league_of(people[0], division_size=3, promotion=1, relegation=1)
     season = registered(league, people[:6])
     for i, user in enumerate(people[:6]):
-        Rating.objects.create(user=user, engine="durak", mu=2000 - 100 * i, sigma=50, games=9,
-                              updated_at=timezone.now())
+        rated(user, "durak", mu=2000 - 100 * i, sigma=50)
     services.start_season(season.pk, people[0])
     users = {e.pk: e.user for e in Entry.objects.filter(season=season)}
     for fixture in Fixture.objects.filter(division__season=season):
