@@ -34,6 +34,9 @@ class LeagueForm(forms.Form):
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
     is_private = forms.BooleanField(label=_("Invite-only league"), required=False)
+    registration_closes_at = forms.DateTimeField(
+        label=_("Registration closes"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Leave empty to close it by hand (or by starting the season)."))
     games_per_player = forms.IntegerField(label=_("Games per player in a season"), min_value=1, max_value=100,
                                           required=False, help_text=_("Leave empty for everyone meets everyone."))
     meetings = forms.IntegerField(label=_("Times each pair meets (two-player games)"), min_value=1, max_value=4,
@@ -81,6 +84,7 @@ class LeagueForm(forms.Form):
             "name": data["name"], "description": data["description"], "engine": data["engine"],
             "players": data["players"], "options": options, "time_preset": preset.slug,
             "on_timeout": data["on_timeout"], "is_private": data["is_private"],
+            "registration_closes_at": data["registration_closes_at"],
             "games_per_player": data["games_per_player"], "meetings": data["meetings"] or 1,
             "division_size": data["division_size"], "start": data["start"],
             "points_per_place": data["points_per_place"], "promotion": data["promotion"],
@@ -91,3 +95,11 @@ class LeagueForm(forms.Form):
 
 class RegisterForm(forms.Form):
     partner = forms.CharField(label=_("Partner (username)"), max_length=150, required=False)
+
+
+class AddEntryForm(RegisterForm):
+    """The organizer adds a player (and, in pairs, the partner)."""
+
+    player = forms.CharField(label=_("Player (username)"), max_length=150)
+
+    field_order = ["player", "partner"]

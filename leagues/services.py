@@ -79,9 +79,10 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
                         code="bad_request")
     _check_tiebreaks(settings_of_league.get("tiebreaks") or [])
     _check_points(settings_of_league.get("points_per_place") or [], players)
+    closes = settings_of_league.pop("registration_closes_at", None)
     league = League.objects.create(name=name, slug=_free_slug(name), organizer=organizer, engine=engine,
                                    options=options, players=players, **settings_of_league)
-    Season.objects.create(league=league, number=1)
+    Season.objects.create(league=league, number=1, registration_closes_at=closes)
     return league
 
 
@@ -119,11 +120,17 @@ def _locked_season(season_id: int) -> Season:
 
 
 @transaction.atomic
-def register(season_id: int, user, partner=None) -> Entry:
-    """A player (in pairs: with his partner) enters a season while its registration is open."""
+def register(season_id: int, user, partner=None, *, added_by=None) -> Entry:
+    """A player (in pairs: with a partner) enters a season while its
+    registration is open; the organizer may add players until it starts."""
     season = _locked_season(season_id)
     now = timezone.now()
-    if season.status != Season.Status.REGISTRATION or (season.registration_closes_at and now >= season.registration_closes_at):
+    if added_by is not None and added_by != user:
+        _must_run(season.league, added_by)
+        if season.status not in (Season.Status.REGISTRATION, Season.Status.CLOSED):
+            raise GameError(_("This season has already started."), code="started")
+    elif season.status != Season.Status.REGISTRATION or (
+            season.registration_closes_at and now >= season.registration_closes_at):
         raise GameError(_("Registration for this season is closed."), code="closed")
     if season.league.in_pairs and (partner is None or partner == user):
         raise GameError(_("This league is played in pairs: name your partner."), code="bad_request")

@@ -9,6 +9,7 @@ urlpatterns = [
     path("<slug:slug>/<int:number>/", views.season_page, name="season"),
     path("<slug:slug>/<int:number>/register/", views.register, name="league_register"),
     path("<slug:slug>/<int:number>/unregister/", views.unregister, name="league_unregister"),
+    path("<slug:slug>/<int:number>/add/", views.add_entry, name="league_add_entry"),
     path("<slug:slug>/<int:number>/run/<slug:step>/", views.run_season, name="run_season"),
     path("<slug:slug>/<int:number>/withdraw/<int:entry_id>/", views.withdraw, name="league_withdraw"),
     path("<slug:slug>/<int:number>/<int:division>/", views.division_page, name="division"),

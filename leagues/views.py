@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from gameplay.services.base import GameError
 from leagues import services
-from leagues.forms import LeagueForm, RegisterForm
+from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, League, Season
 from leagues.standings import division_standings
 from scoresheets.standings_view import standings_table
@@ -74,7 +74,7 @@ def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entries = season.entries.select_related("user", "partner", "division").order_by("division__number", "pk")
     return render(request, "leagues/season.html", {
         "league": league, "season": season, "divisions": divisions, "entries": entries,
-        "may_run": services.may_run(league, request.user)})
+        "may_run": services.may_run(league, request.user), "add_form": AddEntryForm()})
 
 
 def _division(request: HttpRequest, slug: str, number: int, division: int) -> Division:
@@ -179,3 +179,26 @@ def withdraw(request: HttpRequest, slug: str, number: int, entry_id: int) -> Htt
     entry = get_object_or_404(Entry, pk=entry_id, season__league=league, season__number=number)
     return _act(request, league, lambda: services.withdraw(entry.pk, request.user),
                 _("%(who)s has withdrawn from the season.") % {"who": entry})
+
+
+@login_required
+@require_POST
+def add_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The organizer adds a player to a season that has not started."""
+    league = _league(request, slug)
+    season = get_object_or_404(Season, league=league, number=number)
+    form = AddEntryForm(request.POST)
+    users = get_user_model().objects.filter(is_active=True)
+    player = users.filter(username=form.data.get("player", "")).first() if form.is_valid() else None
+    partner = users.filter(username=form.cleaned_data["partner"]).first() if player and form.cleaned_data["partner"] \
+        else None
+    if player is None or (form.cleaned_data.get("partner") and partner is None):
+        messages.error(request, _("There is no player with that username."))
+        return redirect(season)
+    try:
+        services.register(season.pk, player, partner, added_by=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(who)s is registered for season %(n)s.") % {"who": player.name, "n": number})
+    return redirect(season)

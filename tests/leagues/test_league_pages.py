@@ -106,3 +106,16 @@ def test_the_division_page_reads_a_constant_number_of_queries(people, django_use
         game_services.resign(fixture.game_id, users[fixture.seats[0]])
     with django_assert_max_num_queries(len(small.captured_queries) + 1):  # + the finished games' seats
         client.get(url)
+
+
+def test_the_organizer_adds_a_player_on_the_season_page(people):
+    league = services.create_league(people[0], name="Durak", engine="durak", players=2)
+    organizer = client_for(people[0])
+    assert "Add to the season" in organizer.get("/leagues/durak/1/").content.decode()
+    assert "Add to the season" not in client_for(people[1]).get("/leagues/durak/1/").content.decode()
+    organizer.post("/leagues/durak/1/add/", {"player": "pg3"})
+    page = organizer.post("/leagues/durak/1/add/", {"player": "nobody"}, follow=True).content.decode()
+    assert "There is no player with that username." in page
+    refused = client_for(people[1]).post("/leagues/durak/1/add/", {"player": "pg4"}, follow=True).content.decode()
+    assert "Only the league" in refused
+    assert [e.user.username for e in Entry.objects.filter(season__league=league)] == ["pg3"]

@@ -197,3 +197,27 @@ def test_ending_a_season_writes_final_ranks_and_the_next_season_moves_players_up
     services.start_season(following.pk, people[0])
     top = {e.user for e in Entry.objects.filter(season=following, division__number=1)}
     assert people[5] in top and people[0] not in top  # promoted and relegated
+
+
+def test_the_organizer_adds_a_player_until_the_season_starts_and_nobody_else_may(people):
+    league = league_of(people[0])
+    season = season_of(league)
+    services.close_registration(season.pk, people[0])
+    with pytest.raises(GameError, match="closed"):
+        services.register(season.pk, people[1])
+    with pytest.raises(GameError, match="organizer"):
+        services.register(season.pk, people[1], added_by=people[2])
+    services.register(season.pk, people[1], added_by=people[0])
+    services.register(season.pk, people[2], added_by=people[0])
+    services.start_season(season.pk, people[0])
+    with pytest.raises(GameError, match="already started"):
+        services.register(season.pk, people[3], added_by=people[0])
+    assert season.entries.count() == 2
+
+
+def test_registration_closes_at_its_date(people):
+    from datetime import timedelta
+
+    league = league_of(people[0], registration_closes_at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(GameError, match="closed"):
+        services.register(season_of(league).pk, people[1])
