@@ -38,6 +38,13 @@
   (a "Take" button), Ipuker in its third round (his stake); and an open
   table of another player with a long name. Fixed seeds, so the same on
   every run.
+- ``league_players PASSWORD USERNAME...``: English-speaking players, each
+  with his username capitalised as his name (olga: Olga).
+- ``league_entries SLUG USERNAME...``: those players registered (through
+  the services) for the league's current season.
+- ``league_game_resigned SLUG LOSER WINNER``: in the league's running
+  season, the loser resigns (through the services) the league game of the
+  two, so that it is finished.
 """
 
 import json
@@ -397,13 +404,56 @@ def replayable_game(username: str, password: str) -> dict:
     return {"game": game.pk, "url": game.get_absolute_url(), "moves": game.version, "name": user.name}
 
 
+def league_players(password: str, *usernames: str) -> dict:
+    users = [_player(name, password, display_name=name.capitalize()) for name in usernames]
+    return {"names": [user.name for user in users]}
+
+
+def _current_season(slug: str):
+    from leagues.models import Season
+
+    return Season.objects.filter(league__slug=slug).select_related("league").order_by("-number").first()
+
+
+def league_entries(slug: str, *usernames: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from leagues import services
+
+    season = _current_season(slug)
+    for name in usernames:
+        services.register(season.pk, get_user_model().objects.get(username=name))
+    return {"season": season.number, "entries": season.entries.count()}
+
+
+def league_game_resigned(slug: str, loser: str, winner: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.models import Game
+    from leagues.models import Entry, Fixture
+
+    users = get_user_model().objects
+    season = _current_season(slug)
+    pair = {Entry.objects.get(season=season, user__username=name).pk for name in (loser, winner)}
+    fixture = next(f for f in Fixture.objects.filter(division__season=season).select_related("division")
+                   if set(f.seats) == pair)
+    services.resign(fixture.game_id, users.get(username=loser))
+    game = Game.objects.get(pk=fixture.game_id)
+    if game.status != Game.Status.FINISHED:
+        raise AssertionError(f"game {game.pk} is {game.status} after the resignation")
+    return {"game": game.pk, "round": fixture.round, "division_url": fixture.division.get_absolute_url()}
+
+
 SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
              "secret_stakes": secret_stakes, "finished_series_game": finished_series_game,
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
              "phone_tables": phone_tables,
-             "replayable_game": replayable_game}
+             "replayable_game": replayable_game,
+             "league_players": league_players, "league_entries": league_entries,
+             "league_game_resigned": league_game_resigned}
 
 
 def main(argv: list[str]) -> None:
