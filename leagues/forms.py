@@ -29,8 +29,8 @@ class LeagueForm(forms.Form):
                                    choices=[("podkidnoy", _("podkidnoy (throw-in)")),
                                             ("perevodnoy", _("perevodnoy (transfer)"))])
     durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
-    time_preset = forms.ChoiceField(label=_("Time control"), choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
-                                    initial=clocks.DEFAULT_PRESET)
+    time_preset = forms.ChoiceField(label=_("Time control"), initial=clocks.DEFAULT_PRESET,
+                                    choices=[(p.slug, p.label) for p in clocks.PRESETS.values()])
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
     is_private = forms.BooleanField(label=_("Invite-only league"), required=False)

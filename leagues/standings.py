@@ -29,7 +29,9 @@ class DivisionStandings:
 def division_standings(division: Division) -> DivisionStandings:
     league = division.season.league
     entries = {e.pk: e for e in Entry.objects.filter(division=division).select_related("user", "partner")}
-    fixtures = list(Fixture.objects.filter(division=division).select_related("game").defer("game__state")
+    # Only what the standings and the schedule read of each game: building 5,000 whole Game objects cost most.
+    fixtures = list(Fixture.objects.filter(division=division).select_related("game")
+                    .only("id", "division_id", "round", "seats", "game_id", "game__id", "game__status")
                     .order_by("round", "pk"))
     finished = [f for f in fixtures if f.game is not None and f.game.status == Game.Status.FINISHED]
     seats: dict[int, list[tuple[int, int | None, float | None]]] = {}

@@ -82,9 +82,14 @@ def standings_table(standings) -> StandingsTable:
             withdrawn=row.withdrawn, annulled=row.annulled))
         previous = row
     order = [r.entry_id for r in rows]
+    games_of: dict[int, list] = {}
+    for fixture, result in standings.games:  # one pass over the games, not one per player
+        for entry_id in result.places:
+            games_of.setdefault(entry_id, []).append((fixture, result))
     for table_row in rows:
-        table_row.cross = (_grid_cells(table_row.entry_id, order, standings.games, rule) if grid
-                           else _games_of(table_row.entry_id, standings.games))
+        mine = games_of.get(table_row.entry_id, [])
+        table_row.cross = (_grid_cells(table_row.entry_id, order, mine, rule) if grid
+                           else _games_of(table_row.entry_id, mine))
     header = [_("Rank"), _("Player"), _("Played"), _("Left"), _("Points")] + [label for _key, label in columns]
     csv_rows = [[r.rank or "", r.name, r.played, r.left, r.points] + r.values for r in rows]
     return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows)
