@@ -13,6 +13,7 @@ that is missing the tests are skipped, or fail when CI=true.
 """
 
 import json
+import re
 import os
 import shutil
 import signal
@@ -198,6 +199,15 @@ def page(browser, live_site):
         yield page
     finally:
         page.context.close()
+
+
+def log_in(page, username: str, password: str, url: str) -> None:
+    """Log in through the login form, which leads on to `url`."""
+    page.goto("/accounts/login/?next=" + url)
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(re.escape(url) + "$"))
 
 
 def sign_up(page, username: str, name: str, password: str) -> None:

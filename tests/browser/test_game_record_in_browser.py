@@ -6,17 +6,11 @@ import re
 
 import pytest
 
+from tests.browser.conftest import log_in
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "kitchen-Table-2024"
-
-
-def log_in(page, username: str, password: str, url: str) -> None:
-    page.goto("/accounts/login/?next=" + url)
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(re.escape(url) + "$"))
 
 
 def test_the_replay_steps_through_the_game_with_the_arrow_keys_and_shows_every_hand(page, live_site):

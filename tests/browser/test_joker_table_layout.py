@@ -7,17 +7,16 @@ import re
 
 import pytest
 
+from tests.browser.conftest import log_in as browser_log_in
+
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long enough password 7"
 
 
 def log_in(page, username: str, url: str) -> None:
-    page.goto("/accounts/login/?next=" + url)
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(re.escape(url) + "$"))
+    browser_log_in(page, username, PASSWORD, url)
     page.locator("#table .seat").first.wait_for()
 
 

@@ -9,18 +9,12 @@ import re
 
 import pytest
 
+from tests.browser.conftest import log_in
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "kitchen-Table-2024"
 SLUG = "kitchen-durak"
-
-
-def log_in(page, username: str, password: str, url: str) -> None:
-    page.goto("/accounts/login/?next=" + url)
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(re.escape(url) + "$"))
 
 
 def watch_for_server_errors(page) -> list[str]:

@@ -2,9 +2,10 @@
 player: "(2) Your move — Joker #5", 2 being his games waiting for his move as
 the header's badge counts them; otherwise just the game's name."""
 
-import re
-
 import pytest
+
+from tests.browser.conftest import log_in as browser_log_in
+
 
 pytestmark = pytest.mark.browser
 
@@ -13,11 +14,7 @@ SITE = " · Kitchen table"
 
 
 def log_in(page, username: str, url: str) -> None:
-    page.goto("/accounts/login/?next=" + url)
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(re.escape(url) + "$"))
+    browser_log_in(page, username, PASSWORD, url)
     page.locator("#table .seat").first.wait_for()
 
 

@@ -2,10 +2,11 @@
 each way of playing it does, Ipuker's table and sheet say what "fields" and
 "taken" are, and the first game of a kind offers its rules until dismissed."""
 
-import re
-
 import pytest
+
 from playwright.sync_api import expect
+
+from tests.browser.conftest import log_in as browser_log_in
 
 pytestmark = pytest.mark.browser
 
@@ -13,11 +14,7 @@ PASSWORD = "a-long-browser-password-7"
 
 
 def log_in(page, username: str, url: str) -> None:
-    page.goto("/accounts/login/?next=" + url)
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(re.compile(re.escape(url) + "$"))
+    browser_log_in(page, username, PASSWORD, url)
 
 
 def test_choosing_how_to_play_the_joker_explains_each_way(live_site, page):

@@ -1,6 +1,5 @@
 """A game's record page (every move in words, grouped, with times) and the replay of a game that is over."""
 
-import random
 import re
 
 import pytest
@@ -11,27 +10,9 @@ from gameplay.engine import get_engine
 from gameplay.models import Game, Move
 from tests.gameplay.conftest import client_for, started_game
 from tests.gameplay.test_move_log import seeded_ipuker, stake
+from tests.scoresheets.conftest import advance
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people(django_user_model):
-    return [django_user_model.objects.create_user(f"player{i}", password="pw-not-used-1", language="en")
-            for i in range(4)]
-
-
-def advance(game: Game, people, moves: int, seed: int = 1) -> Game:
-    engine, rng = get_engine(game.engine), random.Random(seed)
-    for _ in range(moves):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        position = engine.actors(game.state)[0]
-        services.submit_move(game.pk, people[position], rng.choice(engine.legal_actions(game.state, position)),
-                             game.version)
-    game.refresh_from_db()
-    return game
 
 
 def record_text(client: Client, game: Game, **headers) -> str:

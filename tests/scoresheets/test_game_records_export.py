@@ -1,36 +1,21 @@
 """A game's published record (/sheets/<id>/record.json) and `manage.py verify_record`, which checks it."""
 
 import json
-import random
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from gameplay import services
-from gameplay.engine import get_engine
 from gameplay.models import Game
 from tests.gameplay.conftest import client_for, started_game
+from tests.scoresheets.conftest import advance
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def people(django_user_model):
-    return [django_user_model.objects.create_user(f"rec{i}", password="pw-not-used-1", language="en")
-            for i in range(4)]
-
-
 def play(game: Game, people, moves: int, seed: int = 1) -> Game:
     """Random legal moves through the services, then the first seat resigns."""
-    engine, rng = get_engine(game.engine), random.Random(seed)
-    for _ in range(moves):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        position = engine.actors(game.state)[0]
-        action = rng.choice(engine.legal_actions(game.state, position))
-        services.submit_move(game.pk, people[position], action, game.version)
-    game.refresh_from_db()
+    game = advance(game, people, moves, seed)
     if game.status == Game.Status.ACTIVE:
         services.resign(game.pk, people[0])
     game.refresh_from_db()
