@@ -127,10 +127,13 @@ class FinishedGamesFilter(forms.Form):
     game = forms.ChoiceField(label=_("Game"), required=False)
     opponent = forms.CharField(label=_("Against (username)"), required=False, max_length=150)
     result = forms.ChoiceField(label=_("Result"), required=False, choices=RESULTS)
+    league = forms.ChoiceField(label=_("League"), required=False)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, leagues=(), **kwargs) -> None:
+        """`leagues`: (slug, name) of the leagues the player has played in."""
         from gameplay.engine import ENGINES
         from gameplay.i18n import engine_name
 
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [("", _("all games"))] + [(s, engine_name(e)) for s, e in ENGINES.items()]
+        self.fields["league"].choices = [("", _("with or without a league"))] + list(leagues)

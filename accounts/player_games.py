@@ -28,6 +28,8 @@ def filtered_finished_seats(player, filters: dict, opponent=None) -> QuerySet[Se
         seats = seats.filter(place=1)
     elif filters.get("result") == "not_won":
         seats = seats.filter(place__gt=1)
+    if filters.get("league"):
+        seats = seats.filter(game__fixture__division__season__league__slug=filters["league"])
     return seats.order_by(LATEST_FIRST, "-game_id")
 
 
@@ -60,3 +62,11 @@ def find_opponent(username: str):
     if not username:
         return None
     return get_user_model().objects.filter(username=username, is_active=True).first()
+
+
+def leagues_of(player) -> list[tuple[str, str]]:
+    """(slug, name) of the public leagues the player has played a game in (one query)."""
+    from leagues.models import League
+
+    return list(League.objects.filter(is_private=False, seasons__divisions__fixtures__game__seats__user=player)
+                .distinct().order_by("name").values_list("slug", "name"))

@@ -172,7 +172,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
         played=Count("pk"), won=Count("pk", filter=Q(place=1))
     )
-    filters = FinishedGamesFilter(request.GET or None)
+    filters = FinishedGamesFilter(request.GET or None, leagues=player_games.leagues_of(shown))
     chosen = filters.cleaned_data if filters.is_valid() else {}
     opponent = player_games.find_opponent(chosen.get("opponent", ""))
     if chosen.get("opponent") and opponent is None:

@@ -98,3 +98,23 @@ def test_finished_games_come_in_pages_with_a_constant_number_of_queries(client, 
     with django_assert_max_num_queries(len(few.captured_queries)):
         last = client.get(reverse("player", args=["olga"]), {"page": 5})
     assert len(listed(last)) == 10
+
+
+def test_finished_games_filter_by_league(client, olga, ivan):
+    from leagues import services as leagues
+    from leagues.models import Fixture
+    from gameplay import services as game_services
+
+    league = leagues.create_league(olga, name="Friday Durak", engine="durak", players=2)
+    season = league.seasons.get()
+    leagues.register(season.pk, olga)
+    leagues.register(season.pk, ivan)
+    leagues.start_season(season.pk, olga)
+    league_game = Fixture.objects.get().game
+    game_services.resign(league_game.pk, ivan)
+    casual = finished("joker", {olga: 1, ivan: 2})
+    client.force_login(ivan)
+    page = reverse("player", args=["olga"])
+    assert listed(client.get(page)) == {league_game.pk, casual.pk}
+    assert listed(client.get(page, {"league": "friday-durak"})) == {league_game.pk}
+    assert 'value="friday-durak"' in client.get(page).content.decode()
