@@ -82,3 +82,17 @@ def websocket_origin() -> str:
 
     host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "127.0.0.1")
     return f"http://{host}"
+
+
+def database_environment() -> str:
+    """The interpreter, Django, the database with its version and the CPUs:
+    the first line of a report (after django.setup() and the database's creation)."""
+    import platform
+
+    import django
+    from django.db import connection
+
+    with connection.cursor():
+        version = ".".join(map(str, connection.get_database_version()))
+    return (f"{platform.python_implementation()} {platform.python_version()}, Django {django.get_version()}, "
+            f"{connection.vendor} {version}, {os.cpu_count()} CPUs")

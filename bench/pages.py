@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import production_like_environment  # noqa: E402
+from bench.common import database_environment, production_like_environment  # noqa: E402
 from bench.move_roundtrip import create_database, destroy_database, progress  # noqa: E402
 
 SEATS = 4
@@ -497,19 +497,13 @@ def main(argv=None) -> int:
     old_db_name = snapshots = None
     try:
         configure_django()
-        import platform
-
-        import django
         from django.db import connection
         from django.test import Client
         from django.utils import timezone
 
         progress("creating and migrating the throwaway database")
         old_db_name = create_database(tmpdir)
-        with connection.cursor():
-            db_version = ".".join(map(str, connection.get_database_version()))
-        environment = (f"{platform.python_implementation()} {platform.python_version()}, Django "
-                       f"{django.get_version()}, {connection.vendor} {db_version}, {os.cpu_count()} CPUs")
+        environment = database_environment()
         world = World(args.moves, args.full, args.series, timezone.now() - args.large * GAME_INTERVAL)
         world.add_series()
         clients = {False: Client(), True: Client()}  # signed in before the first copy: in every copy

@@ -43,7 +43,6 @@ no goal is checked (exit status 0 unless a page fails). See bench/README.md.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import statistics
@@ -58,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import database_environment  # noqa: E402
 from bench.move_roundtrip import create_database, destroy_database, progress  # noqa: E402
 from bench.pages import configure_django, record_joker  # noqa: E402
 
@@ -267,18 +267,12 @@ def main(argv=None) -> int:
     old_db_name = None
     try:
         configure_django()
-        import platform
-
-        import django
         from django.db import connection
         from django.test import Client
 
         progress("creating and migrating the throwaway database")
         old_db_name = create_database(tmpdir)
-        with connection.cursor():
-            db_version = ".".join(map(str, connection.get_database_version()))
-        environment = (f"{platform.python_implementation()} {platform.python_version()}, Django "
-                       f"{django.get_version()}, {connection.vendor} {db_version}, {os.cpu_count()} CPUs")
+        environment = database_environment()
         world = World(args.seed)
         divisions = [world.division("Small league", args.small).pk, world.division("Large league", args.large).pk]
         if connection.vendor == "postgresql":  # what autovacuum would have done by then
