@@ -81,12 +81,12 @@ def seat_ratings(game: Game, seats: list) -> dict[int, dict] | None:
     started, so a move's messages never read them)."""
     if game.status != Game.Status.OPEN:
         return None
-    from ratings.services import ratings_of
+    from ratings.services import ratings_in_games
 
     people = [s for s in seats if s.user_id and not s.is_bot]
-    found = ratings_of([s.user_id for s in people], game.engine) if people else {}
-    return {s.position: {"value": found[s.user_id].value, "provisional": found[s.user_id].is_provisional}
-            for s in people}
+    found = ratings_in_games({(s.user_id, game.engine) for s in people})
+    return {s.position: {"value": found[s.user_id, game.engine].value,
+                         "provisional": found[s.user_id, game.engine].is_provisional} for s in people}
 
 
 def series_info(game: Game) -> dict | None:

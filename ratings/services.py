@@ -170,12 +170,6 @@ def leaderboard(engine: str, now: datetime):
             .order_by("-ordinal", "user__username"))
 
 
-def ratings_of(users: list, engine: str) -> dict[int, RatingValue]:
-    """The current ratings of these users in one game kind, by user id (one query)."""
-    found = {r.user_id: _value(r) for r in Rating.objects.filter(engine=engine, user__in=users)}
-    return {getattr(u, "pk", u): found.get(getattr(u, "pk", u), INITIAL) for u in users}
-
-
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:
     """{(user id, game kind): rating} for these pairs, the initial rating for
     those not rated yet (one query, whatever the number of pairs)."""

@@ -52,6 +52,17 @@ async def next_state(ws: WebsocketCommunicator) -> dict:
         if message["type"] == "state":
             return message
 
+def state_after(game_id: int, headers, change, *args) -> dict:
+    """The next state message a socket connected to the game hears once `change(*args)` (a service) is made."""
+    async def scenario():
+        ws = await connected(game_id, headers)
+        await database_sync_to_async(change)(*args)
+        state = await next_state(ws)
+        await ws.disconnect()
+        return state
+
+    return async_to_sync(scenario)()
+
 
 def names(state: dict) -> list:
     return [p["name"] for p in state["players"]]
@@ -79,14 +90,7 @@ def test_the_creator_hears_a_player_take_a_seat_and_leave_it(players):
 def test_a_visitor_of_a_public_table_hears_the_seats_fill(players):
     game = services.create_game(players[0], "joker", players=4)
 
-    async def scenario():
-        ws = await connected(game.pk, [ORIGIN])
-        await database_sync_to_async(services.join_game)(game.pk, players[2], 3)
-        state = await next_state(ws)
-        await ws.disconnect()
-        return state
-
-    state = async_to_sync(scenario)()
+    state = state_after(game.pk, [ORIGIN], services.join_game, game.pk, players[2], 3)
     assert state["seat"] is None and names(state) == [players[0].name, None, None, players[2].name]
 
 
@@ -95,14 +99,7 @@ def test_a_seated_player_hears_the_game_start_when_the_last_seat_is_taken(player
     services.join_game(game.pk, players[1])
     early = headers_for(players[1])
 
-    async def scenario():
-        ws = await connected(game.pk, early)
-        await database_sync_to_async(services.join_game)(game.pk, players[2])
-        state = await next_state(ws)
-        await ws.disconnect()
-        return state
-
-    state = async_to_sync(scenario)()
+    state = state_after(game.pk, early, services.join_game, game.pk, players[2])
     assert state["status"] == "active" and state["seat"] == 1
     assert state["view"] is not None and state["view"]["hand"]
     assert names(state) == [p.name for p in players[:3]]
@@ -112,14 +109,7 @@ def test_the_creator_hears_the_computer_players_sit_down_and_the_game_start(play
     game = services.create_game(players[0], "durak", {"mode": "podkidnoy"}, players=3)
     creator = headers_for(players[0])
 
-    async def scenario():
-        ws = await connected(game.pk, creator)
-        await database_sync_to_async(services.fill_with_bots)(game.pk, players[0])
-        state = await next_state(ws)
-        await ws.disconnect()
-        return state
-
-    state = async_to_sync(scenario)()
+    state = state_after(game.pk, creator, services.fill_with_bots, game.pk, players[0])
     assert state["status"] == "active"
     assert [p["is_bot"] for p in state["players"]] == [False, True, True]
 
@@ -141,14 +131,7 @@ def test_a_moderator_aborting_an_open_table_reaches_its_waiting_room(players):
     game = services.create_game(players[0], "joker", players=4)
     creator = headers_for(players[0])
 
-    async def scenario():
-        ws = await connected(game.pk, creator)
-        await database_sync_to_async(services.abort_game)(game.pk, players[3], "test table")
-        state = await next_state(ws)
-        await ws.disconnect()
-        return state
-
-    state = async_to_sync(scenario)()
+    state = state_after(game.pk, creator, services.abort_game, game.pk, players[3], "test table")
     assert state["status"] == "aborted" and state["abort_reason"] == "test table"
 
 
@@ -205,14 +188,7 @@ def test_an_anonymous_invitee_follows_a_private_waiting_room(players):
     game = services.create_game(players[0], "joker", players=4, is_private=True)
     invitee = invited_headers(game)
 
-    async def scenario():
-        ws = await connected(game.pk, invitee)
-        await database_sync_to_async(services.join_game)(game.pk, players[1])
-        state = await next_state(ws)
-        await ws.disconnect()
-        return state
-
-    state = async_to_sync(scenario)()
+    state = state_after(game.pk, invitee, services.join_game, game.pk, players[1])
     assert state["seat"] is None and names(state)[1] == players[1].name
 
 
