@@ -88,6 +88,7 @@ class Season(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration open")
         CLOSED = "closed", _("registration closed")
+        DRAWING = "drawing", _("the schedule is being drawn up")
         RUNNING = "running", _("in play")
         FINISHED = "finished", _("finished")
 

@@ -1,13 +1,16 @@
 """Every change to a league, a season or an entry, each in one transaction.
 
-A season goes registration → (closed) → running → finished. Starting it
-splits its entries into divisions and stores each division's schedule
-(`leagues.schedule`); the scheduled tables become ordinary games of the
-platform (`gameplay.services.create_seated_game`), all at once or round by
-round as the league says. When a league game finishes (the move service
-calls `game_finished` in the transaction that finishes it), the next round
-starts once its division's round is over; the standings are computed from
-the finished games whenever they are shown (`leagues.standings`).
+A season goes registration → (closed) → drawing → running → finished.
+Starting it splits its entries into divisions; then, off the request,
+`leagues.drawing` stores each division's schedule (`leagues.schedule`) and
+makes the scheduled tables ordinary games of the platform
+(`gameplay.services.create_seated_game`), all at once or round by round as
+the league says. When a league game finishes (the move service calls
+`game_finished` in the transaction that finishes it), its division's
+standings are pushed to their open pages after the commit
+(`leagues.live`) and the next round starts once its division's round is
+over; the standings are computed from the finished games whenever they are
+shown (`leagues.standings`).
 
 Decisions (issue 13):
 - Divisions are filled from the top: the players ordered first by last
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -47,6 +51,18 @@ def may_create_leagues(user) -> bool:
     if not user.is_authenticated:
         return False
     return user.is_staff or not settings.LEAGUES_BY_STAFF_ONLY
+
+
+def visible_leagues(user):
+    """The leagues `user` may see: the public ones, and the invite-only ones
+    he organizes or has played in (staff: all)."""
+    leagues = League.objects.all()
+    if user.is_staff:
+        return leagues
+    if not user.is_authenticated:
+        return leagues.filter(is_private=False)
+    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
+                          | Q(seasons__entries__partner=user)).distinct()
 
 
 def may_run(league: League, user) -> bool:
@@ -174,8 +190,12 @@ def _must_run(league: League, user) -> None:
 
 @transaction.atomic
 def start_season(season_id: int, by) -> Season:
-    """Split the entries into divisions, store each division's schedule and
-    start its games (all, or the first round)."""
+    """Split the entries into divisions and have their schedules drawn up.
+
+    This is all the request does: the schedules (seconds of search for a
+    big division) and the games (thousands of them) are made after the
+    commit, off the request (`leagues.drawing.draw_season`, in a Celery
+    task); meanwhile the season says "the schedule is being drawn up"."""
     season = _locked_season(season_id)
     league = season.league
     _must_run(league, by)
@@ -189,20 +209,18 @@ def start_season(season_id: int, by) -> Season:
     for entry in entries:
         entry.rating_at_start = rating_at(entry.user, league.engine, now).value
     Entry.objects.bulk_update(entries, ["rating_at_start"])
-    for number, members in enumerate(_divisions(league, season, entries), start=1):
+    groups = _divisions(league, season, entries)
+    for members in groups:
+        _check_schedule(league, len(members))
+    for number, members in enumerate(groups, start=1):
         division = Division.objects.create(season=season, number=number)
         Entry.objects.filter(pk__in=[e.pk for e in members]).update(division=division)
-        fixtures = [Fixture(division=division, round=number_, seats=seats)
-                    for number_, seats in _schedule(league, [e.pk for e in members], int(season.seed))]
-        Fixture.objects.bulk_create(fixtures)
-    season.status = Season.Status.RUNNING
+    season.status = Season.Status.DRAWING
     season.started_at = now
     season.save(update_fields=["status", "started_at"])
-    first = Fixture.objects.filter(division__season=season)
-    if league.start == League.Start.ROUNDS:
-        first = first.filter(round=1)
-    for fixture in first.select_related("division__season__league"):
-        _start_fixture(fixture)
+    from leagues.tasks import queue_draw  # the tasks call these services: imported when needed
+
+    transaction.on_commit(lambda: queue_draw(season.pk))
     return season
 
 
@@ -240,26 +258,41 @@ def _previous_standing(league: League, season: Season) -> dict[int, tuple[int, i
     return standing
 
 
-def _schedule(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
+def table_size(league: League) -> int:
+    """Entries at a table: players, or in pairs two pairs."""
+    return 2 if league.in_pairs else league.players
+
+
+def _check_schedule(league: League, entries: int) -> None:
+    """Refuse, before anything is drawn, a number of games a division cannot play."""
+    size = table_size(league)
+    if size == 2 and not league.games_per_player:
+        return  # a round robin
+    try:
+        schedule.check_feasible(entries, size, league.games_per_player)
+    except ValueError:
+        below, above = schedule.fitting_games(entries, size, league.games_per_player or 1)
+        raise GameError(_("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                          "choose %(below)s or %(above)s.") % {
+            "n": entries, "k": size, "g": league.games_per_player, "below": below or above,
+            "above": above}, code="bad_schedule") from None
+
+
+def schedule_of(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
     """(round, entry ids by seat) for every table of a division: a round robin
     for two-player games (and pairs against pairs) where everyone meets
-    everyone, else `leagues.schedule.table_schedule`'s balanced tables."""
-    size = 2 if league.in_pairs else league.players
+    everyone, else `leagues.schedule.table_schedule`'s balanced tables.
+    Pure computation (seconds for a hundred entries): no query."""
+    size = table_size(league)
     if size == 2 and not league.games_per_player:
         rounds = schedule.round_robin(entry_ids, meetings=league.meetings)
     else:
-        try:
-            rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
-        except ValueError:
-            below, above = schedule.fitting_games(len(entry_ids), size, league.games_per_player or 1)
-            raise GameError(_("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
-                              "choose %(below)s or %(above)s.") % {
-                "n": len(entry_ids), "k": size, "g": league.games_per_player, "below": below or above,
-                "above": above}, code="bad_schedule") from None
+        rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
     return [(r.number, list(table.seats)) for r in rounds for table in r.tables]
 
 
-def _start_fixture(fixture: Fixture) -> None:
+def start_fixture(fixture: Fixture) -> None:
+    """Make a scheduled table an ordinary game of the platform (in the caller's transaction)."""
     league = fixture.division.season.league
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
     if any(entries[pk].withdrawn_at for pk in fixture.seats):
@@ -277,18 +310,30 @@ def _start_fixture(fixture: Fixture) -> None:
 
 
 def game_finished(game: Game) -> None:
-    """A game has just finished, in its transaction: if it is a league game of
-    a league played round by round, start the next round of its division
+    """A game has just finished, in its transaction: if it is a league game,
+    its division's standings are pushed to their pages after the commit; in
+    a league played round by round, the next round of its division starts
     once every table of this round is over."""
     fixture = Fixture.objects.filter(game=game).select_related("division__season__league").first()
-    if fixture is None or fixture.division.season.league.start != League.Start.ROUNDS:
+    if fixture is None:
         return
-    same_round = Fixture.objects.filter(division=fixture.division, round=fixture.round).exclude(pk=fixture.pk)
+    from leagues.live import standings_changed
+
+    standings_changed(fixture.division_id)
+    season = fixture.division.season
+    if season.league.start == League.Start.ROUNDS and season.status == Season.Status.RUNNING:
+        # This game's row is saved after this hook: it does not count as still in play.
+        start_next_round_if_over(fixture.division, fixture.round, just_finished=game.pk)
+
+
+def start_next_round_if_over(division: Division, round_number: int, just_finished: int | None = None) -> None:
+    """Start the division's round after `round_number` once no game of that round is left to play."""
+    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_finished)
     if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
         return
-    for following in Fixture.objects.filter(division=fixture.division, round=fixture.round + 1, game=None) \
+    for following in Fixture.objects.filter(division=division, round=round_number + 1, game=None) \
             .select_related("division__season__league"):
-        _start_fixture(following)
+        start_fixture(following)
 
 
 @transaction.atomic
@@ -307,6 +352,10 @@ def withdraw(entry_id: int, by) -> Entry:
         raise GameError(_("A computer player cannot take over games yet: withdraw with losses."), code="unavailable")
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
+    if entry.division_id:
+        from leagues.live import standings_changed
+
+        standings_changed(entry.division_id)
     running = Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
                                   seats__user=entry.user)
     for game_id in running.values_list("pk", flat=True):

@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 
 from gameplay import services as game_services
-from leagues import services
+from leagues import drawing, services
 from leagues.models import Division, Entry, Fixture, League
 from tests.gameplay.conftest import client_for
+from tests.leagues.conftest import start
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +57,7 @@ def test_players_register_on_the_league_page_and_the_organizer_starts_the_season
     refused = client_for(people[1]).post("/leagues/durak/1/run/start/", follow=True)
     assert "Only the league" in refused.content.decode()
     client_for(people[0]).post("/leagues/durak/1/run/start/")
+    drawing.draw_season(league.seasons.get().pk)  # its task, after the commit
     assert Fixture.objects.exclude(game=None).count() == 6
     page = client_for(people[1]).get("/").content.decode()
     assert "Durak, season 1, round" in page  # league games are marked in "my games"
@@ -66,7 +68,7 @@ def test_the_division_page_shows_standings_why_lines_a_cross_table_and_csv(peopl
     season = league.seasons.get()
     for user in people[:3]:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     users = {e.pk: e.user for e in Entry.objects.all()}
     for fixture in Fixture.objects.all():
         a, b = (users[pk] for pk in fixture.seats)
@@ -96,7 +98,7 @@ def test_the_division_page_reads_a_constant_number_of_queries(people, django_use
     season = league.seasons.get()
     for user in people[:3]:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     client = Client()
     with django_assert_max_num_queries(20) as small:
         client.get("/leagues/durak/1/1/")
