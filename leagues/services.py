@@ -272,10 +272,14 @@ def _check_schedule(league: League, entries: int) -> None:
         schedule.check_feasible(entries, size, league.games_per_player)
     except ValueError:
         below, above = schedule.fitting_games(entries, size, league.games_per_player or 1)
-        raise GameError(_("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
-                          "choose %(below)s or %(above)s.") % {
-            "n": entries, "k": size, "g": league.games_per_player, "below": below or above,
-            "above": above}, code="bad_schedule") from None
+        numbers = {"n": entries, "k": size, "g": league.games_per_player, "below": below, "above": above}
+        if below:
+            message = _("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                        "choose %(below)s or %(above)s.") % numbers
+        else:
+            message = _("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                        "choose %(above)s.") % numbers
+        raise GameError(message, code="bad_schedule") from None
 
 
 def schedule_of(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
