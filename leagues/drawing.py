@@ -34,7 +34,7 @@ from django.db import transaction
 from leagues import services
 from leagues.models import Division, Fixture, League, Season
 
-START_CHUNK = 25  # games started per transaction
+START_CHUNK = 10  # games started per transaction (each holds the write lock: keep it short)
 
 
 def draw_season(season_id: int) -> bool:
