@@ -20,9 +20,17 @@ Decisions (issue 13):
   A last division smaller than a table joins the one above it.
 - In pairs (Durak 2×2) an entry is a pair: its two players sit opposite.
 - A player who withdraws loses every unfinished game (resigned for him, so
-  the game's result stays the engine's); his tables not yet started are not
-  played. A computer player finishing his games waits for substitutes
-  (issue 14) and is refused until then.
+  the game's result stays the engine's) and his tables not yet started are
+  not played; or, when the league says so, a computer player finishes his
+  games in play and takes his seat in his tables still to start. That is a
+  substitution (`gameplay.services.moderation.substitute_seat`), audited
+  with whoever asked for the withdrawal (the player himself, the organizer
+  or a moderator) as its actor, and for tables started later, the league's
+  organizer (the league's own moderator).
+- Substitutes (issue 14): computers only in leagues that allow computer
+  substitutes (which a computer finishing withdrawn players' games needs);
+  a substituted seat's results stay with its entry, or pass to the
+  substitute (`seat_substituted`, read by `leagues.standings`).
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from django.utils.translation import gettext as _
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
 from leagues import schedule
 from leagues.models import Division, Entry, Fixture, League, Season
@@ -93,6 +101,10 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
     if not game.min_players <= players <= game.max_players:
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
                         code="bad_request")
+    if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \
+            not settings_of_league.get("computer_substitutes"):
+        raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "
+                          "computer substitutes."), code="bad_request")
     _check_tiebreaks(settings_of_league.get("tiebreaks") or [])
     _check_points(settings_of_league.get("points_per_place") or [], players)
     closes = settings_of_league.pop("registration_closes_at", None)
@@ -296,11 +308,14 @@ def schedule_of(league: League, entry_ids: list[int], seed: int) -> list[tuple[i
 
 
 def start_fixture(fixture: Fixture) -> None:
-    """Make a scheduled table an ordinary game of the platform (in the caller's transaction)."""
+    """Make a scheduled table an ordinary game of the platform (in the caller's
+    transaction). A withdrawn player's table is not played, unless the league
+    has a computer finish his games: then it starts with a computer in his seat."""
     league = fixture.division.season.league
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
-    if any(entries[pk].withdrawn_at for pk in fixture.seats):
-        return  # a withdrawn player's tables not yet started are not played
+    withdrawn = [pk for pk in fixture.seats if entries[pk].withdrawn_at]
+    if withdrawn and (league.on_withdrawal != League.OnWithdrawal.COMPUTER or len(withdrawn) == len(fixture.seats)):
+        return  # not played: nobody left at it, or no computer to take the seats
     if league.in_pairs:  # pair A in seats 0 and 2, pair B in 1 and 3
         first, second = entries[fixture.seats[0]], entries[fixture.seats[1]]
         users = [first.user, second.user, first.partner, second.partner]
@@ -311,6 +326,46 @@ def start_fixture(fixture: Fixture) -> None:
              "is_private": league.is_private, "rated": True}
     fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
     fixture.save(update_fields=["game"])
+    for pk in withdrawn:
+        _computer_for(entries[pk], [fixture.game_id], league.organizer)
+
+
+def _computer_for(entry: Entry, game_ids: list[int], actor) -> None:
+    """A computer player takes every seat of the withdrawn entry (both
+    partners of a pair) in these games in play: a substitution by `actor`,
+    audited as such (`gameplay.services.moderation.substitute_seat`)."""
+    players = {entry.user_id, entry.partner_id} - {None}
+    reason = _("%(who)s withdrew from the league season.") % {"who": entry}
+    seats = Seat.objects.filter(game_id__in=game_ids, game__status=Game.Status.ACTIVE, user_id__in=players)
+    for game_id, position in seats.order_by("game_id", "position").values_list("game_id", "position"):
+        game_services.substitute_seat(game_id, position, actor, reason, user=None)
+
+
+def seat_substituted(game: Game, position: int, previous_user, substitute_user) -> None:
+    """A moderator gave a seat of `game` to another account or to a computer
+    (`substitute_seat` calls this in its transaction). In a league game: a
+    computer is refused unless the league allows computer substitutes; when
+    the league passes the results to substitutes, the seat's result from now
+    on counts for the substitute's own entry in the division, or for nobody
+    in the standings (a computer, a player from outside it; the others keep
+    the game). In pairs the results stay with the pair."""
+    fixture = Fixture.objects.select_for_update().filter(game=game).select_related("division__season__league").first()
+    if fixture is None:
+        return
+    league = fixture.division.season.league
+    if substitute_user is None and not league.computer_substitutes:
+        raise GameError(_("This league does not allow computer players, even as substitutes."), code="forbidden")
+    if league.substitute_results != League.SubstituteResults.SUBSTITUTE or league.in_pairs:
+        return
+    entry = None
+    if substitute_user is not None:
+        entry = Entry.objects.filter(division=fixture.division, user=substitute_user, withdrawn_at=None) \
+            .values_list("pk", flat=True).first()
+    fixture.credits = {**fixture.credits, str(position): entry}
+    fixture.save(update_fields=["credits"])
+    from leagues.live import standings_changed
+
+    standings_changed(fixture.division_id)
 
 
 def game_finished(game: Game) -> None:
@@ -342,9 +397,13 @@ def start_next_round_if_over(division: Division, round_number: int, just_finishe
 
 @transaction.atomic
 def withdraw(entry_id: int, by) -> Entry:
-    """A player leaves a running season (himself, or removed by the organizer
-    or a moderator): his unfinished games are lost, his later tables not played."""
-    entry = Entry.objects.select_for_update().select_related("season__league", "user").filter(pk=entry_id).first()
+    """A player leaves a season (himself, or removed by the organizer or a
+    moderator): as the league says, his unfinished games are lost (resigned
+    for him) or a computer player finishes them (a substitution with `by` as
+    its actor in the audit: whoever asked for the withdrawal); his tables not
+    yet started are not played, or start with a computer in his seat."""
+    entry = Entry.objects.select_for_update().select_related("season__league", "user", "partner") \
+        .filter(pk=entry_id).first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
     league = entry.season.league
@@ -352,18 +411,19 @@ def withdraw(entry_id: int, by) -> Entry:
         _must_run(league, by)
     if entry.withdrawn_at:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
-    if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
-        raise GameError(_("A computer player cannot take over games yet: withdraw with losses."), code="unavailable")
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     if entry.division_id:
         from leagues.live import standings_changed
 
         standings_changed(entry.division_id)
-    running = Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
-                                  seats__user=entry.user)
-    for game_id in running.values_list("pk", flat=True):
-        game_services.resign(game_id, entry.user)
+    running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
+                                       seats__user=entry.user).values_list("pk", flat=True).distinct())
+    if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
+        _computer_for(entry, running, by)
+    else:
+        for game_id in running:
+            game_services.resign(game_id, entry.user)
     return entry
 
 

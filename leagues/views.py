@@ -130,10 +130,12 @@ def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> 
     response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-results.csv"'
     writer = csv.writer(response)
     writer.writerow(["round", "game", "entry", "player", "place", "game score"])
+    substitute = _("a substitute")
     for fixture, result in standings.games:
-        for entry_id in fixture.seats:
-            writer.writerow([fixture.round, fixture.game_id, entry_id, str(standings.entries[entry_id]),
-                             result.places.get(entry_id, ""), result.scores.get(entry_id, "")])
+        for entry_id, place in result.places.items():
+            entry = standings.entries.get(entry_id)
+            writer.writerow([fixture.round, fixture.game_id, entry_id if entry else "",
+                             str(entry) if entry else substitute, place, result.scores.get(entry_id, "")])
     return response
 
 
