@@ -110,6 +110,10 @@ def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_
     expect(schedule.locator("li.fixture")).to_have_count(1)  # three players: one table a round, one bye
     expect(schedule.get_by_role("link", name=f"#{finished['game']}")).to_be_visible()
     expect(schedule).to_contain_text("finished")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the round picker must not widen the page
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the division page scrolls sideways on a phone: {widths}"
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     page.goto("/")
     mark = page.locator("#my-games .league-mark")

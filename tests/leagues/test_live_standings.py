@@ -169,3 +169,14 @@ def test_a_withdrawal_pushes_the_standings(people, monkeypatch):
     monkeypatch.setattr("leagues.tasks.queue_push", pushed.append)
     services.withdraw(Entry.objects.get(division=division, user=people[2]).pk, people[2])
     assert pushed == [division.pk]
+
+
+def test_a_push_reads_a_constant_number_of_queries(people, django_assert_max_num_queries):
+    division = running_division(people)
+    with django_assert_max_num_queries(10) as few:
+        live.push_standings(division.pk)
+    users = {e.pk: e.user for e in Entry.objects.filter(division=division)}
+    for fixture in Fixture.objects.filter(division=division):
+        game_services.resign(fixture.game_id, users[fixture.seats[1]])
+    with django_assert_max_num_queries(len(few.captured_queries) + 1):  # + the finished games' seats
+        live.push_standings(division.pk)
