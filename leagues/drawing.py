@@ -3,8 +3,9 @@ request that started it.
 
 `services.start_season` only splits the entries into divisions and marks
 the season "drawing"; after its commit a Celery task (`leagues.tasks`)
-calls `draw_season`, and beat's sweep calls it again for a season left
-drawing (a lost task: Redis gone, a worker killed). Measured
+calls `draw_season`, and beat's sweep queues it again for a season left
+drawing with no game started for a while (a lost task: Redis gone, a
+worker killed). Measured
 (bench/schedule.py): a division of 100 at Joker tables of 4 where everyone
 meets everyone is 1,000 games and half a minute of work; two-player Durak,
 4,950 games.
@@ -30,6 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+
+from gameplay.models import Game
 
 from leagues import services
 from leagues.models import Division, Fixture, League, Season
@@ -96,7 +100,10 @@ def _put_in_play(season_id: int) -> bool:
 
 
 def seasons_left_drawing(older_than) -> list[int]:
-    """Seasons still drawing that started before `older_than`: their task is
-    late or lost (beat's sweep draws them again)."""
+    """Seasons still drawing that started before `older_than` and have
+    started no game since: their task is lost or died (beat's sweep draws
+    them again). A big draw still making progress (thousands of games take
+    minutes) is left to the task doing it."""
+    busy = Game.objects.filter(fixture__division__season=OuterRef("pk"), created_at__gte=older_than)
     return list(Season.objects.filter(status=Season.Status.DRAWING, started_at__lt=older_than)
-                .order_by("pk").values_list("pk", flat=True))
+                .exclude(Exists(busy)).order_by("pk").values_list("pk", flat=True))

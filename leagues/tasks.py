@@ -4,9 +4,9 @@ harmless to run twice or late.
 - `draw_season`: a started season's schedules and games
   (`leagues.drawing`), queued after the commit of `services.start_season`.
 - `sweep_drawing` (beat, every LEAGUE_DRAW_SWEEP_SECONDS): a season still
-  drawing LEAGUE_DRAW_GRACE_SECONDS after its start lost its task (Redis
-  gone, a worker killed): it is drawn again (the draw resumes where the
-  other stopped).
+  drawing LEAGUE_DRAW_GRACE_SECONDS after its start, with no game started
+  in that time, lost its task (Redis gone, a worker killed): its draw is
+  queued again (it resumes where the other stopped).
 - `push_standings`: a division's standings rendered and pushed to its open
   pages (`leagues.live`), queued after a league game's result commits.
 """
@@ -42,10 +42,7 @@ def sweep_drawing() -> int:
     cutoff = timezone.now() - timedelta(seconds=settings.LEAGUE_DRAW_GRACE_SECONDS)
     left = drawing.seasons_left_drawing(cutoff)
     for season_id in left:
-        try:
-            drawing.draw_season(season_id)
-        except Exception:
-            log.exception("drawing season %s failed", season_id)
+        queue_draw(season_id)
     return len(left)
 
 

@@ -112,10 +112,24 @@ def test_the_sweep_draws_a_season_whose_task_was_lost(people, monkeypatch, djang
     assert tasks.sweep_drawing() == 0  # within the grace: its task may still come
     Season.objects.filter(pk=season.pk).update(
         started_at=timezone.now() - timedelta(seconds=settings.LEAGUE_DRAW_GRACE_SECONDS + 1))
+    monkeypatch.undo()  # Redis is back: the sweep queues the draw again (eager here: it runs)
     assert tasks.sweep_drawing() == 1
     assert Season.objects.get(pk=season.pk).status == Season.Status.RUNNING
     assert Fixture.objects.filter(division__season=season, game=None).count() == 0
     assert tasks.sweep_drawing() == 0
+
+
+def test_the_sweep_leaves_a_long_draw_that_is_still_starting_games_to_its_task(people, monkeypatch, settings):
+    season = registered(people)
+    services.start_season(season.pk, people[0])
+    monkeypatch.setattr(drawing, "_put_in_play", lambda season_id: False)  # a draw still under way
+    drawing.draw_season(season.pk)
+    long_ago = timezone.now() - timedelta(seconds=settings.LEAGUE_DRAW_GRACE_SECONDS + 1)
+    Season.objects.filter(pk=season.pk).update(started_at=long_ago)
+    assert drawing.seasons_left_drawing(timezone.now() - timedelta(seconds=settings.LEAGUE_DRAW_GRACE_SECONDS)) == []
+    Game.objects.update(created_at=long_ago)  # ...and one that stopped starting games
+    assert drawing.seasons_left_drawing(timezone.now() - timedelta(seconds=settings.LEAGUE_DRAW_GRACE_SECONDS)) == \
+        [season.pk]
 
 
 def test_a_number_of_games_no_division_can_play_is_refused_at_the_start(people):
