@@ -341,6 +341,15 @@ def _computer_for(entry: Entry, game_ids: list[int], actor) -> None:
         game_services.substitute_seat(game_id, position, actor, reason, user=None)
 
 
+def computer_may_substitute(game_id: int) -> bool:
+    """Whether a computer player may take a seat of this game: any game that
+    is not a league game, and the games of leagues allowing computer
+    substitutes (for callers choosing between a computer and a forfeit, such
+    as a suspension)."""
+    league = League.objects.filter(seasons__divisions__fixtures__game_id=game_id).first()
+    return league is None or league.computer_substitutes
+
+
 def seat_substituted(game: Game, position: int, previous_user, substitute_user) -> None:
     """A moderator gave a seat of `game` to another account or to a computer
     (`substitute_seat` calls this in its transaction). In a league game: a

@@ -115,6 +115,11 @@ def test_a_league_without_computer_substitutes_refuses_a_computer_in_a_seat(peop
     assert not Seat.objects.filter(game=game, is_bot=True).exists() and not AuditEntry.objects.exists()
     game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=people[4])
     assert game.seats.filter(user=people[4]).exists()  # a person is always allowed
+    assert services.computer_may_substitute(game.pk) is False
+    League.objects.update(computer_substitutes=True)
+    assert services.computer_may_substitute(game.pk) is True
+    assert services.computer_may_substitute(Game.objects.create(engine="durak", seats_count=2,
+                                                                created_by=people[0]).pk) is True
 
 
 # -- whose results -----------------------------------------------------------------------
