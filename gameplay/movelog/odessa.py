@@ -25,7 +25,7 @@ def describe_move(action: dict, who: str, visible: bool = True) -> str:
         card = action.get("card", "")
         if not action.get("joker"):
             return gettext("%(who)s plays %(card)s") % {"who": who, "card": describe(card)}
-        return _joker(action, who, describe(card))
+        return _joker(action, who, "★" if card.startswith("X") else describe(card))
     return gettext("%(who)s moves") % {"who": who}
 
 

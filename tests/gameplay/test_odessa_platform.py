@@ -315,3 +315,18 @@ def test_at_a_forfeit_table_running_out_of_time_loses_the_game(players, travelle
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.seats.get(position=late).place == 4
+
+
+# -- the record and the replay ---------------------------------------------------------------------
+
+
+def test_a_finished_games_replay_shows_every_hand_but_none_of_a_blind_deal_before_its_bids(players):
+    game = play_until(blind_table(players), players, lambda g: g.state["special"] == "blind")
+    blind_start = game.version
+    services.resign(game.pk, players[0])
+    client = client_for(players[1])
+    step = client.get(f"/sheets/{game.pk}/replay/{blind_start}.json").json()
+    assert step["view"]["hand_hidden"] and step["hands"] == [[], []]
+    before = client.get(f"/sheets/{game.pk}/replay/{blind_start - 1}.json").json()
+    assert any(before["hands"])
+    assert client.get(f"/sheets/{game.pk}/record/").status_code == 200
