@@ -117,7 +117,9 @@ def choose_play(view: dict, legal: list[Action], wants_tricks: bool, rules: Joke
     if wants_tricks:
         return cheapest(winning, trump)
     losing = [action for action in legal if action not in winning]
-    return dearest_ordinary(losing, trump) or lowest_card(legal, trump)
+    if not losing:
+        return lowest_card(legal, trump)
+    return dearest_ordinary(losing, trump) or lowest_card(losing, trump)
 
 
 def choose_lead(legal: list[Action], trump: str | None, wants_tricks: bool, joker_lead: str = HIGH) -> Action:
