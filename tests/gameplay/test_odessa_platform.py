@@ -330,3 +330,31 @@ def test_a_finished_games_replay_shows_every_hand_but_none_of_a_blind_deal_befor
     before = client.get(f"/sheets/{game.pk}/replay/{blind_start - 1}.json").json()
     assert any(before["hands"])
     assert client.get(f"/sheets/{game.pk}/record/").status_code == 200
+
+
+# -- queries ------------------------------------------------------------------------------------------
+
+
+def queries_of(client: Client, url: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(url)  # the process' caches filled
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries.captured_queries)
+
+
+def test_the_game_page_and_the_sheet_run_as_many_queries_late_in_the_game_as_early(players):
+    game = started_game("odessa", players, {"max_hand": 3})
+    client = client_for(players[0])
+    urls = [game.get_absolute_url(), reverse("sheet", args=[game.pk]), reverse("sheet_fragment", args=[game.pk])]
+    game = play_until(game, players, lambda g: g.version >= 2)
+    early = [queries_of(client, url) for url in urls]
+    game = play_until(game, players, lambda g: g.version >= 40)
+    assert [queries_of(client, url) for url in urls] == early
+
+
+def test_the_schedule_preview_reads_nothing_from_the_database(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert Client().get(reverse("odessa_schedule"), {"players": "5"}).json()["summary"]
