@@ -24,6 +24,7 @@ from .conftest import client_for, started_game
 
 pytestmark = pytest.mark.django_db
 ODESSA = get_engine("odessa")
+CSRF_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 # Every option away from its default: 3 players, 52 cards, hands up to 4, hearts fixed, the
 # dealer must overbid, the demand on the first trick only, miser then blind, once each, ×3.
@@ -276,15 +277,29 @@ def test_in_the_blind_deal_nobody_sees_a_card_until_every_bid_is_in(players):
     assert sorted(game_payload(game, first)["view"]["hand"]) == sorted(game.state["hands"][first])
 
 
-def test_swapping_the_blind_hands_changes_nothing_any_seat_is_sent(players):
+def test_changing_the_blind_hands_and_turned_card_changes_nothing_any_seat_is_sent_or_shown(players):
     game = play_until(blind_table(players), players, lambda g: g.state["special"] == "blind")
-    before = {p: game_payload(game, p) for p in (0, 1, None)}
-    game.state["hands"] = [game.state["hands"][1], game.state["hands"][0]]
-    after = {p: game_payload(game, p) for p in (0, 1, None)}
-    for p in before:
-        before[p].pop("server_time")
-        after[p].pop("server_time")
-        assert before[p] == after[p], p
+    assert game.state["trump_card"] is not None  # a turned card, not shown yet
+
+    def everything_shown(state: dict) -> list:
+        game.state = state
+        Game.objects.filter(pk=game.pk).update(state=state)
+        sent = []
+        for position in (0, 1, None):
+            payload = game_payload(game, position)
+            payload.pop("server_time")
+            sent.append(payload)
+        for url in (reverse("sheet", args=[game.pk]), reverse("sheet_fragment", args=[game.pk])):
+            sent.append(CSRF_TOKEN.sub("", Client().get(url).content.decode()))
+        return sent
+
+    before = everything_shown(dict(game.state))
+    changed = json.loads(json.dumps(game.state))
+    changed["hands"] = [changed["hands"][1], changed["hands"][0]]
+    other = next(card for card in changed["rest"][1:] if card[1] != changed["trump_card"][1] and card[0] != "X")
+    changed["rest"][changed["rest"].index(other)] = changed["trump_card"]
+    changed["rest"][0], changed["trump_card"], changed["trump"] = other, other, other[1]
+    assert everything_shown(changed) == before
 
 
 # -- clocks ------------------------------------------------------------------------------------------
