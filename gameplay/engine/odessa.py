@@ -98,7 +98,7 @@ from typing import Any
 
 from .cards import SUITS, describe, is_card, is_suit, rank_value, sort_hand, suit_of
 from .core import N_, Action, Engine, Event, IllegalMove, State, clone, deal_rng, parse_envelope, require_int, shuffled
-from .odessa_scoring import complete_row, deal_points, empty_cell, places_of, ranking_of, totals_of
+from .odessa_scoring import deal_points, places_of, ranking_of, score_sheet, totals_of
 from .odessa_setup import (
     BLIND,
     DEFAULT_OPTIONS,
@@ -116,6 +116,8 @@ from .odessa_setup import (
     max_hand_of,
 )
 from .tricks import DEMAND, HIGH, LOW, JokerRules, Play, Trick, obligation
+
+__all__ = ["OdessaEngine", "deal_schedule", "odessa_joker"]
 
 FIRST_DEALER_DEAL_NO = 0
 NO_BIDDING = (GOLDEN, MISER)
@@ -527,34 +529,7 @@ class OdessaEngine(Engine):
 
     def sheet(self, state: State) -> dict:
         """The score sheet: a row per deal of the schedule, two columns (bid, running total) per player."""
-        players = state["players"]
-        running = [0] * players
-        records = {record["deal"]: record for record in state["history"]}
-        rows = []
-        for plan in self.schedule(state):
-            deal_no = plan["deal"]
-            if deal_no in records:
-                rows.append(complete_row(records[deal_no], running))
-            else:
-                rows.append(self._open_row(state, plan))
-        places = places_of(running, state["forfeited"])
-        return {"kind": self.slug, "order": list(state["order"]), "players": players,
-                "multiplier": state["options"]["special_multiplier"], "deals": rows, "totals": running,
-                "places": places, "ranking": ranking_of(places, state["order"])}
-
-    def _open_row(self, state: State, plan: dict) -> dict:
-        deal_no, players = plan["deal"], state["players"]
-        current = deal_no == state["deal"] and state["phase"] != Phase.OVER
-        row = {"deal": deal_no, "cards": plan["cards"], "special": plan["special"],
-               "dealer": (state["first_dealer"] + deal_no - 1) % players, "complete": False,
-               "trump": None, "trump_card": None, "cells": [empty_cell() for _ in range(players)]}
-        if current:
-            if not self._trump_hidden(state):
-                row.update({"trump": state["trump"], "trump_card": state["trump_card"]})
-            for seat, cell in enumerate(row["cells"]):
-                cell.update({"bid": state["bids"][seat], "auto": state["auto"][seat],
-                             "tricks": state["taken"][seat] if state["phase"] == Phase.PLAY else None})
-        return row
+        return {"kind": self.slug, **score_sheet(state, self.schedule(state), not self._trump_hidden(state))}
 
     # -- what a seat may see ------------------------------------------------------------
 

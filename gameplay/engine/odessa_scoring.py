@@ -67,6 +67,35 @@ def ranking_of(places: list[int], order: list[int]) -> list[int]:
     return sorted(range(len(places)), key=lambda seat: (places[seat], order.index(seat)))
 
 
+def score_sheet(state: dict, schedule: list[dict], current_trump_shown: bool) -> dict:
+    """The sheet (``kind`` aside; see ``odessa.py``): a row per deal of ``schedule``, the complete ones
+    from the history, the current one with its bids (and its trump unless a blind deal still hides it)."""
+    players = state["players"]
+    running = [0] * players
+    records = {record["deal"]: record for record in state["history"]}
+    rows = [complete_row(records[plan["deal"]], running) if plan["deal"] in records
+            else open_row(state, plan, current_trump_shown) for plan in schedule]
+    places = places_of(running, state["forfeited"])
+    return {"order": list(state["order"]), "players": players, "multiplier": state["options"]["special_multiplier"],
+            "deals": rows, "totals": running, "places": places, "ranking": ranking_of(places, state["order"])}
+
+
+def open_row(state: dict, plan: dict, current_trump_shown: bool) -> dict:
+    """A deal not played to its end: the current one shows its bids and tricks so far; later ones are empty."""
+    deal_no, players = plan["deal"], state["players"]
+    row = {"deal": deal_no, "cards": plan["cards"], "special": plan["special"],
+           "dealer": (state["first_dealer"] + deal_no - 1) % players, "complete": False,
+           "trump": None, "trump_card": None, "cells": [empty_cell() for _ in range(players)]}
+    if deal_no != state["deal"] or state["phase"] == "over":
+        return row
+    if current_trump_shown:
+        row.update({"trump": state["trump"], "trump_card": state["trump_card"]})
+    for seat, cell in enumerate(row["cells"]):
+        cell.update({"bid": state["bids"][seat], "auto": state["auto"][seat],
+                     "tricks": state["taken"][seat] if state["phase"] == "play" else None})
+    return row
+
+
 def empty_cell() -> dict[str, Any]:
     return {"bid": None, "tricks": None, "points": None, "total": None, "auto": False}
 
