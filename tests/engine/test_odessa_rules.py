@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.engine import IllegalMove
+from gameplay.engine import IllegalMove, get_engine
 from gameplay.engine.core import shuffled
+from gameplay.engine.odessa import odessa_joker
 from gameplay.engine.odessa_setup import deal_schedule, make_odessa_deck
+from gameplay.engine.tricks import GEORGIAN, Play, Trick, obligation
 
 from .odessa_helpers import (
     ENGINE,
@@ -463,3 +465,29 @@ def test_malformed_moves_are_refused_with_a_sentence():
         'Name a card to play, such as "QS"; \'ZZ\' is not a card.')
     assert refused(state, 7, {"type": "play", "card": "AS"}) == "There is no seat 7 at this table."
     assert refused(state, 0, {"type": "play", "card": "AS", "auto": "yes"}) == '"auto" must be true or false.'
+
+
+# -- what Odessa shares with Joker ---------------------------------------------------------------------
+
+
+def test_the_shared_trick_core_differs_between_the_games_only_by_its_joker_rules():
+    led_high = [Play(0, "X1", "high", "C"), Play(1, "8C"), Play(2, "9H")]
+    # Joker: a joker led high naming a plain suit loses to a trump, and asks for the highest club.
+    assert Trick(trump="H", plays=tuple(led_high), rules=GEORGIAN).winner() == 2
+    assert obligation(["AC", "8C"], Trick("H", tuple(led_high[:1]), GEORGIAN)).cards == ("AC",)
+    # Odessa (53 cards, X1 the joker): it wins, and any club follows.
+    odessa = odessa_joker(53)
+    assert Trick(trump="H", plays=tuple(led_high), rules=odessa).winner() == 0
+    assert obligation(["AC", "8C"], Trick("H", tuple(led_high[:1]), odessa)).cards == ("AC", "8C")
+    # With 36 cards the 7♠ is Odessa's joker and no spade; in Joker it is a spade like any other.
+    spades = (Play(0, "6S"), Play(1, "7S", "low"))
+    assert Trick("H", spades, odessa_joker(36)).winner() == 0
+    assert Trick("H", (Play(0, "6S"), Play(1, "7S")), GEORGIAN).winner() == 1
+
+
+def test_the_view_has_every_key_of_jokers_view_that_means_the_same():
+    joker_only = {"pulka", "tuz", "trump_chooser", "trump_chosen"}  # Joker's pulkas, тузование, trump choice
+    joker_keys = set(get_engine("joker").view(get_engine("joker").start(4, {}, 1), 0)) - joker_only
+    assert joker_keys <= set(ENGINE.view(started(), 0))
+    joker_sheet = get_engine("joker").sheet(get_engine("joker").start(4, {}, 1))
+    assert {"kind", "order", "totals", "ranking"} <= set(ENGINE.sheet(started())) and "pulkas" in joker_sheet
