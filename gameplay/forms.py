@@ -157,6 +157,17 @@ class NewGameForm(forms.Form):
             return odessa_options(data, specials_posted=any(name in self.data for name in ODESSA_SPECIAL_FIELDS))
         return {}
 
+    def odessa_schedule(self) -> str:
+        """The Odessa deal schedule of the options shown, in words (the defaults on an empty form;
+        "" where the options do not fit together): the form's preview before its script runs."""
+        from gameplay.odessa_schedule import schedule_text
+
+        if not self.is_bound:
+            return schedule_text(ODESSA_DEFAULT_PLAYERS, {})
+        if self.is_valid() and self.cleaned_data.get("engine") == "odessa":
+            return schedule_text(self.cleaned_data["players"], self.engine_options())
+        return ""
+
     def timer_seconds(self) -> dict:
         if self.cleaned_data["engine"] != "durak":
             return {}

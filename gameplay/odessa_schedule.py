@@ -59,6 +59,14 @@ def summary(deals: list[dict]) -> str:
     return f"{', '.join(parts)} — {total}"
 
 
+def schedule_text(players: int, options: dict) -> str:
+    """The schedule of these options in words; "" where they do not fit together."""
+    try:
+        return summary(deal_schedule(players, options))
+    except InvalidSetup:
+        return ""
+
+
 def odessa_schedule(request: HttpRequest) -> JsonResponse:
     """The deals the form's Odessa options give: ``{"deals", "summary", "error"}`` (always 200)."""
     form = NewGameForm({**request.GET.dict(), "engine": "odessa"})

@@ -109,6 +109,8 @@ def test_the_form_shows_each_option_with_its_explanation_and_the_schedule_box(pl
     assert 'data-for-engine="odessa"' in page and "data-odessa-schedule" in page
     assert "Empty: as many as the deck allows" in page
     assert len(re.findall(r'name="odessa_special_\d"', page)) == 4
+    # The preview is written with the page, before its script asks for the options chosen since.
+    assert "1–8, 9 ×4, 8–1, blind 9 ×4, golden 9 ×4, miser 9 ×4, no trump 9 ×4 — 36 deals" in page
 
 
 def test_the_schedule_preview_follows_the_options(players):
