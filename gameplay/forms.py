@@ -26,6 +26,7 @@ def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
 ODESSA_SPECIALS = {"blind": pgettext_lazy("odessa special", "blind"), "golden": pgettext_lazy("odessa special", "golden"),
                    "miser": pgettext_lazy("odessa special", "miser"),
                    "no_trump": pgettext_lazy("odessa special", "no trump")}
+ODESSA_SPECIAL_CHOICES = [("", pgettext_lazy("odessa special", "none")), *ODESSA_SPECIALS.items()]
 ODESSA_DEFAULT_PLAYERS = 4
 ODESSA_SPECIAL_FIELDS = ["odessa_special_1", "odessa_special_2", "odessa_special_3", "odessa_special_4"]
 
@@ -92,12 +93,15 @@ class NewGameForm(forms.Form):
                  ("off", _("never"))],
         help_text=_("Leading the joker, a player may demand everyone's highest card of a suit."))
     odessa_special_1 = forms.ChoiceField(
-        label=_("1st special deal"), required=False, initial="blind",
+        label=_("1st special deal"), required=False, initial="blind", choices=ODESSA_SPECIAL_CHOICES,
         help_text=_("After the last 1-card deal, in this order. Blind: bids before seeing the cards; golden: no bids, "
                     "+10 a trick; miser: no bids, −10 a trick; no trump: no trump."))
-    odessa_special_2 = forms.ChoiceField(label=_("2nd special deal"), required=False, initial="golden")
-    odessa_special_3 = forms.ChoiceField(label=_("3rd special deal"), required=False, initial="miser")
-    odessa_special_4 = forms.ChoiceField(label=_("4th special deal"), required=False, initial="no_trump")
+    odessa_special_2 = forms.ChoiceField(label=_("2nd special deal"), required=False, initial="golden",
+                                         choices=ODESSA_SPECIAL_CHOICES)
+    odessa_special_3 = forms.ChoiceField(label=_("3rd special deal"), required=False, initial="miser",
+                                         choices=ODESSA_SPECIAL_CHOICES)
+    odessa_special_4 = forms.ChoiceField(label=_("4th special deal"), required=False, initial="no_trump",
+                                         choices=ODESSA_SPECIAL_CHOICES)
     odessa_specials_mode = forms.ChoiceField(
         label=_("Each special is dealt"), required=False, initial="round",
         choices=[("round", _("once by every player")), ("once", _("once"))],
@@ -125,8 +129,6 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
-        for name in ODESSA_SPECIAL_FIELDS:
-            self.fields[name].choices = odessa_special_choices()
 
     def clean(self):
         data = super().clean()
@@ -173,10 +175,6 @@ class NewGameForm(forms.Form):
             return {}
         return {clock: self.cleaned_data[f"{clock}_seconds"] for clock in ("attacker", "defender", "throwers")
                 if self.cleaned_data.get(f"{clock}_seconds")}
-
-
-def odessa_special_choices() -> list[tuple[str, str]]:
-    return [("", pgettext_lazy("odessa special", "none")), *ODESSA_SPECIALS.items()]
 
 
 def odessa_options(data: dict, specials_posted: bool = True) -> dict:
