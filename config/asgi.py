@@ -1,5 +1,6 @@
-"""HTTP goes to Django; WebSocket goes to the game, badge and league standings consumers, behind session auth
-and an Origin check against ALLOWED_HOSTS."""
+"""HTTP goes to Django; WebSocket goes to the game, badge and league
+standings consumers, behind session auth and an Origin check against
+ALLOWED_HOSTS."""
 
 import os
 
@@ -18,6 +19,8 @@ from leagues.routing import websocket_urlpatterns as league_websocket_urlpattern
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
+        ),
     }
 )

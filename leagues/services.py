@@ -215,7 +215,7 @@ def start_season(season_id: int, by) -> Season:
         raise GameError(_("This season has already started."), code="started")
     now = timezone.now()
     entries = list(season.entries.select_related("user", "partner").filter(withdrawn_at=None))
-    per_table = 2 if league.in_pairs else league.players
+    per_table = table_size(league)
     if len(entries) < per_table:
         raise GameError(_("Too few players to start: a table needs %(n)s.") % {"n": per_table}, code="too_few")
     for entry in entries:
@@ -240,9 +240,9 @@ def _divisions(league: League, season: Season, entries: list[Entry]) -> list[lis
     """The entries in division order: last season's result first, then the newcomers by rating."""
     previous = _previous_standing(league, season)
     ordered = sorted(entries, key=lambda e: (previous.get(e.user_id, (10**6, 0)), -(e.rating_at_start or 0), e.pk))
-    size = max(league.division_size, 2 if league.in_pairs else league.players)
+    minimum = table_size(league)
+    size = max(league.division_size, minimum)
     groups = [ordered[i:i + size] for i in range(0, len(ordered), size)]
-    minimum = 2 if league.in_pairs else league.players
     if len(groups) > 1 and len(groups[-1]) < minimum:
         groups[-2].extend(groups.pop())
     return groups

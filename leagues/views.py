@@ -185,7 +185,8 @@ def run_season(request: HttpRequest, slug: str, number: int, step: str) -> HttpR
     season = get_object_or_404(Season, league=league, number=number)
     steps = {
         "close": (services.close_registration, _("Registration is closed.")),
-        "start": (services.start_season, _("The season has started: its schedule is being drawn up, its games start in a moment.")),
+        "start": (services.start_season,
+                  _("The season has started: its schedule is being drawn up, its games start in a moment.")),
         "end": (services.end_season, _("The season is over; the next one is open for registration.")),
     }
     if step not in steps:

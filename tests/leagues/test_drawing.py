@@ -35,7 +35,8 @@ def registered(people, **fields) -> Season:
     return season
 
 
-def test_the_start_splits_the_divisions_and_queues_the_draw_after_the_commit(people, django_capture_on_commit_callbacks):
+def test_the_start_splits_the_divisions_and_queues_the_draw_after_the_commit(people,
+                                                                              django_capture_on_commit_callbacks):
     season = registered(people)
     with django_capture_on_commit_callbacks() as callbacks:
         services.start_season(season.pk, people[0])
