@@ -17,7 +17,7 @@ from gameplay.models import Game
 from tests.gameplay.test_waiting_room import headers_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-PUBLIC = ("shown_trump",)  # Durak: the lowest trump, shown to everyone to choose the first attacker
+PUBLIC = ("tuz", "trump_card", "trick", "last_trick", "shown_trump")  # cards face up for everyone
 
 
 @pytest.fixture
