@@ -151,3 +151,16 @@ def test_a_moderator_adjudicates_in_the_admin_with_the_standings_so_far_filled_i
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.moderator, entry.game, entry.reason) == ("adjudicate", moderator, game,
                                                                        "Agreed at the table")
+
+
+def test_the_game_over_email_says_it_was_adjudicated_and_why(joker_game, players, moderator, run_on_commit):
+    from django.core import mail
+
+    for user in players:
+        user.email = f"{user.username}@example.com"
+        user.save()
+    with run_on_commit():
+        services.adjudicate_game(joker_game.pk, moderator, "Server trouble", {"places": PLACES})
+    assert len(mail.outbox) == 4
+    assert all("Adjudicated by a moderator: Server trouble" in m.body for m in mail.outbox)
+    assert "You placed 1." in next(m.body for m in mail.outbox if m.to == [players[1].email])
