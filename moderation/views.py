@@ -43,7 +43,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             done = _act(posted, game, request.user, forms[posted])
         except services.GameError as exc:
-            messages.error(request, exc.message)
+            forms[posted].add_error(None, exc.message)
         else:
             messages.success(request, done)
             return redirect(game.get_absolute_url())

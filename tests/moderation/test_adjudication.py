@@ -164,3 +164,10 @@ def test_the_game_over_email_says_it_was_adjudicated_and_why(joker_game, players
     assert len(mail.outbox) == 4
     assert all("Adjudicated by a moderator: Server trouble" in m.body for m in mail.outbox)
     assert "You placed 1." in next(m.body for m in mail.outbox if m.to == [players[1].email])
+
+
+def test_a_result_the_service_refuses_is_explained_on_the_admin_form(joker_game, moderator):
+    data = {f"place_{p}": place for p, place in enumerate([1, 1, 2, 3])} | {f"points_{p}": 0 for p in range(4)} | {"reason": "Agreed"}
+    response = client_for(moderator).post(reverse("admin:gameplay_game_adjudicate", args=[joker_game.pk]), data)
+    assert response.status_code == 200 and "must be a ranking" in response.content.decode()
+    assert Game.objects.get(pk=joker_game.pk).status == Game.Status.ACTIVE and not AuditEntry.objects.exists()
