@@ -52,7 +52,7 @@ class LeagueForm(forms.Form):
     on_withdrawal = forms.ChoiceField(label=_("When a player withdraws"), choices=League.OnWithdrawal.choices,
                                       initial=League.OnWithdrawal.LOSSES, required=False)
     computer_substitutes = forms.BooleanField(
-        label=_("Computer players may take over the seat of a player who left"), required=False,
+        label=_("Computer players may take over the seat of a player who left"), required=False, initial=True,
         help_text=_("Never at the start of a game: only as a substitute. Needed for a computer to finish the "
                     "games of a player who withdraws."))
     substitute_results = forms.ChoiceField(

@@ -59,7 +59,7 @@ class League(models.Model):
     on_withdrawal = models.CharField(_("when a player withdraws"), max_length=16, choices=OnWithdrawal.choices,
                                      default=OnWithdrawal.LOSSES)
     computer_substitutes = models.BooleanField(
-        _("computer players may take over a seat (only as a substitute for a player who left)"), default=False)
+        _("computer players may take over a seat (only as a substitute for a player who left)"), default=True)
     substitute_results = models.CharField(
         _("the results of a seat given to a substitute"), max_length=16, choices=SubstituteResults.choices,
         default=SubstituteResults.ENTRY,

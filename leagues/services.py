@@ -102,7 +102,7 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
                         code="bad_request")
     if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \
-            not settings_of_league.get("computer_substitutes"):
+            not settings_of_league.get("computer_substitutes", True):
         raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "
                           "computer substitutes."), code="bad_request")
     _check_tiebreaks(settings_of_league.get("tiebreaks") or [])

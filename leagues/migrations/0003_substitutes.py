@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='league',
             name='computer_substitutes',
-            field=models.BooleanField(default=False, verbose_name='computer players may take over a seat (only as a substitute for a player who left)'),
+            field=models.BooleanField(default=True, verbose_name='computer players may take over a seat (only as a substitute for a player who left)'),
         ),
         migrations.AddField(
             model_name='league',

@@ -93,7 +93,7 @@ def test_round_by_round_a_withdrawn_players_later_table_starts_with_a_computer(p
 def test_a_computer_finishing_games_needs_a_league_that_allows_computer_substitutes(people):
     with pytest.raises(GameError, match="allows computer substitutes"):
         services.create_league(people[0], name="Subs", engine="durak", players=2,
-                               on_withdrawal=League.OnWithdrawal.COMPUTER)
+                               on_withdrawal=League.OnWithdrawal.COMPUTER, computer_substitutes=False)
     assert not League.objects.exists()
 
 
@@ -108,7 +108,7 @@ def test_without_a_computer_the_withdrawn_players_games_are_lost_as_before(peopl
 
 
 def test_a_league_without_computer_substitutes_refuses_a_computer_in_a_seat(people, django_user_model):
-    division = durak_league(people)
+    division = durak_league(people, computer_substitutes=False)
     game = game_of(division, people[0], people[1])
     with pytest.raises(GameError, match="does not allow computer players"):
         game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=None)
