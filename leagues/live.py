@@ -15,8 +15,8 @@ anyone for a public league, its members, organizer and staff for an
 invite-only one; others are closed with 4403. Only what the page shows is
 sent: the standings are public to whoever sees the league.
 
-When a league game's result commits (`services.game_finished`, a
-withdrawal, the end of a season), `standings_changed` queues one Celery task
+When a league game's end commits (`services.game_over`: a result or an
+abort; a withdrawal, the end of a season), `standings_changed` queues one Celery task
 (`leagues.tasks.push_standings`) after the commit, which reads the standings
 once, renders them once per language and sends each language's group its
 HTML: the cost does not grow with the number of pages open. Several changes

@@ -5,9 +5,9 @@ Starting it splits its entries into divisions; then, off the request,
 `leagues.drawing` stores each division's schedule (`leagues.schedule`) and
 makes the scheduled tables ordinary games of the platform
 (`gameplay.services.create_seated_game`), all at once or round by round as
-the league says. When a league game finishes (the move service calls
-`game_finished` in the transaction that finishes it), its division's
-standings are pushed to their open pages after the commit
+the league says. When a league game ends, finished, adjudicated or aborted
+(the game services call `game_over` in the transaction that ends it), its
+division's standings are pushed to their open pages after the commit
 (`leagues.live`) and the next round starts once its division's round is
 over; the standings are computed from the finished games whenever they are
 shown (`leagues.standings`).
@@ -31,6 +31,12 @@ Decisions (issue 13):
   substitutes (which a computer finishing withdrawn players' games needs);
   a substituted seat's results stay with its entry, or pass to the
   substitute (`seat_substituted`, read by `leagues.standings`).
+- An aborted league game (a moderator's or the organizer's abort,
+  `gameplay.services.moderation.abort_game`) is void: it has no result, so
+  it counts for nobody as played, nor as scheduled (nothing is left to play
+  at that table: it is not replayed). Its round is over without it, so in a
+  league played round by round the next round starts as after a finished
+  game, and the standings are pushed as after a result.
 """
 
 from __future__ import annotations
@@ -377,11 +383,12 @@ def seat_substituted(game: Game, position: int, previous_user, substitute_user) 
     standings_changed(fixture.division_id)
 
 
-def game_finished(game: Game) -> None:
-    """A game has just finished, in its transaction: if it is a league game,
-    its division's standings are pushed to their pages after the commit; in
-    a league played round by round, the next round of its division starts
-    once every table of this round is over."""
+def game_over(game: Game) -> None:
+    """A game has just ended, in its transaction: finished with a result
+    (the engine's or an adjudication) or aborted (void, see the module's
+    decisions). If it is a league game, its division's standings are pushed
+    to their pages after the commit; in a league played round by round, the
+    next round of its division starts once every table of this round is over."""
     fixture = Fixture.objects.filter(game=game).select_related("division__season__league").first()
     if fixture is None:
         return
@@ -390,13 +397,13 @@ def game_finished(game: Game) -> None:
     standings_changed(fixture.division_id)
     season = fixture.division.season
     if season.league.start == League.Start.ROUNDS and season.status == Season.Status.RUNNING:
-        # This game's row is saved after this hook: it does not count as still in play.
-        start_next_round_if_over(fixture.division, fixture.round, just_finished=game.pk)
+        # This game's row may be saved after this hook: it does not count as still in play.
+        start_next_round_if_over(fixture.division, fixture.round, just_ended=game.pk)
 
 
-def start_next_round_if_over(division: Division, round_number: int, just_finished: int | None = None) -> None:
+def start_next_round_if_over(division: Division, round_number: int, just_ended: int | None = None) -> None:
     """Start the division's round after `round_number` once no game of that round is left to play."""
-    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_finished)
+    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_ended)
     if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
         return
     for following in Fixture.objects.filter(division=division, round=round_number + 1, game=None) \

@@ -6,6 +6,8 @@ A league game's result is its seats' places and points (set from
 `engine.outcome` when it finished, or by a moderator's adjudication); in
 pairs, a pair's place is its players' (they share it) and its game score the
 sum of theirs. The seat that moves last in a game is its highest seat.
+An aborted league game has no result and counts for nobody, neither as
+played nor as scheduled.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ def division_standings(division: Division) -> DivisionStandings:
     games = [(f, _result(f, seats.get(f.game_id, []), league.in_pairs)) for f in finished]
     scheduled: dict[int, int] = {pk: 0 for pk in entries}
     for fixture in fixtures:
+        if fixture.game is not None and fixture.game.status == Game.Status.ABORTED:
+            continue  # void: neither played nor left to play (leagues.services' decisions)
         for pk in credited_entries(fixture, league.in_pairs):
             if pk is not None:
                 scheduled[pk] = scheduled.get(pk, 0) + 1

@@ -12,6 +12,9 @@ Who may do what is decided by the callers (the admin, through
 record who acted.
 
 Decisions (issue 14):
+- An abort ends a game with no result; its league hears of it as of a
+  finished game (`moves.tell_league_game_over`; what it means for the
+  standings: `leagues.services`).
 - An adjudication ends a game in play with the places (or points) the
   moderator gives, like any other result: the seats' places and points,
   the ratings and the league take it as they take the engine's outcome.
@@ -47,7 +50,7 @@ from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
 from gameplay.services.after_commit import game_changed
 from gameplay.services.base import GameError, is_storable_text, locked_game
-from gameplay.services.moves import finish_with_result
+from gameplay.services.moves import finish_with_result, tell_league_game_over
 from moderation.audit import record_action
 from moderation.models import AuditEntry
 
@@ -82,6 +85,7 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     game_changed(game)
     seat_clocks.update_clocks(game, get_engine(game.engine), game.finished_at, mover=None)
     tables.after_table_change(game)
+    tell_league_game_over(game)  # as a finished game: the league's standings and rounds
     return game
 
 

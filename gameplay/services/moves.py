@@ -224,6 +224,13 @@ def finish_with_result(game: Game, places: list, points: list, now) -> None:
         seat.points = points[seat.position]
     save_seats(seats, ["place", "points"])
     ratings.rate_game(game, seats, now)
-    from leagues.services import game_finished  # leagues build on these services: imported when needed
+    tell_league_game_over(game)
 
-    game_finished(game)
+
+def tell_league_game_over(game: Game) -> None:
+    """A game has just ended (finished, adjudicated or aborted), in its
+    transaction: its league, if it is a league game, updates its standings
+    and its rounds (leagues build on these services: imported when needed)."""
+    from leagues.services import game_over
+
+    game_over(game)
