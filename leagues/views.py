@@ -14,6 +14,7 @@ from leagues import services
 from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, League, Season
 from leagues.standings import division_standings
+from moderation.permissions import is_moderator
 from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, standings_table
 
 
@@ -22,6 +23,13 @@ def _league(request: HttpRequest, slug: str) -> League:
     if league is None:
         raise Http404
     return league
+
+
+def _may_moderate(league: League, user) -> bool:
+    """Whether the moderation pages (`/moderation/`) open for `user` on this
+    league's games: its organizer's and the moderators' (other staff run the
+    league but moderate in the admin only if they are moderators)."""
+    return user.is_authenticated and user.is_active and (league.organizer_id == user.pk or is_moderator(user))
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -55,7 +63,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         mine = Entry.objects.filter(season=current, user=request.user).first()
     return render(request, "leagues/league.html", {
         "league": league, "seasons": seasons, "current": current, "mine": mine,
-        "register_form": RegisterForm(), "may_run": services.may_run(league, request.user)})
+        "register_form": RegisterForm(), "may_run": services.may_run(league, request.user),
+        "may_moderate": _may_moderate(league, request.user)})
 
 
 def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -65,7 +74,8 @@ def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entries = season.entries.select_related("user", "partner", "division").order_by("division__number", "pk")
     return render(request, "leagues/season.html", {
         "league": league, "season": season, "divisions": divisions, "entries": entries,
-        "may_run": services.may_run(league, request.user), "add_form": AddEntryForm()})
+        "may_run": services.may_run(league, request.user), "add_form": AddEntryForm(),
+        "may_moderate": _may_moderate(league, request.user)})
 
 
 def _division(request: HttpRequest, slug: str, number: int, division: int) -> Division:
@@ -88,7 +98,8 @@ def division_page(request: HttpRequest, slug: str, number: int, division: int) -
         "round_fixtures": [f for f in standings.fixtures if f.round == shown],
         "previous_round": shown - 1 if shown and shown - 1 in rounds else None,
         "next_round": shown + 1 if shown and shown + 1 in rounds else None,
-        "may_run": services.may_run(found.season.league, request.user)})
+        "may_run": services.may_run(found.season.league, request.user),
+        "may_moderate": _may_moderate(found.season.league, request.user)})
 
 
 def _round_shown(request: HttpRequest, fixtures, rounds: list[int]) -> int | None:
