@@ -306,7 +306,7 @@
 
     // The replay's "every hand": tiles, not cards.
     function renderHands(hands) {
-      return el("div", { class: "all-hands" }, [el("h3", { text: gettext("Every hand") })].concat(
+      return el("div", { class: "all-hands" }, [el("h3", { text: gettext("Every player's tiles") })].concat(
         hands.map((hand, pos) => el("div", { class: "hand-row", "data-position": pos }, [
           el("span", { class: "name", text: playerName(pos) + ": " }),
         ].concat((hand || []).map((code) => tileNode(code, { small: true })))))));
