@@ -37,6 +37,9 @@ NEW_TABLE_FIELDS = {
     "ipuker_leader_order": st.sampled_from(["clockwise", "random", "x"]),
     "ipuker_min_stake": st.sampled_from(["1", "9", "5"]), "ipuker_max_stake": st.integers(0, 200).map(str),
     "ipuker_overflow": st.sampled_from(["basic", "kids", "cards", "x"]),
+    "domino_sevens": st.integers(-2, 12).map(str), "domino_blind_deals": st.sampled_from(["0", "1", "4", "5", "x"]),
+    "domino_grab_deals": st.integers(-1, 5).map(str), "domino_misere_deals": st.sampled_from(["", "0", "2", "9"]),
+    "domino_final_stage": CHECKBOX,
     "is_private": CHECKBOX, "fill_with_bots": CHECKBOX,
 }
 
