@@ -115,7 +115,7 @@ def schedule_preview(request: HttpRequest) -> JsonResponse:
     form = ScheduleForm(request.GET)
     if not form.is_valid():
         errors = {name: [str(message) for message in messages] for name, messages in form.errors.items()}
-        return JsonResponse({"ok": False, "errors": errors}, status=400)
+        return JsonResponse({"ok": False, "errors": errors})  # an answer, not a failure: the page shows it
     options = domino_options(form.cleaned_data)
     players = _players(request.GET.get("players"))
     try:
@@ -123,6 +123,6 @@ def schedule_preview(request: HttpRequest) -> JsonResponse:
     except ValueError as exc:
         from gameplay.i18n import engine_message_text
 
-        return JsonResponse({"ok": False, "errors": {"__all__": [engine_message_text(exc)]}}, status=400)
+        return JsonResponse({"ok": False, "errors": {"__all__": [engine_message_text(exc)]}})
     return JsonResponse({"ok": True, "lines": schedule_lines(options, players), "deals": len(deals),
                          "schedule": deals})
