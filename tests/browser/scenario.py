@@ -31,11 +31,12 @@
 - ``two_joker_tables USERNAME PASSWORD``: two such tables, both waiting for his move.
 - ``replayable_game USERNAME PASSWORD``: a two-player Durak game against a
   computer, played to its end.
-- ``phone_tables USERNAME PASSWORD``: an English-speaking player at four
+- ``phone_tables USERNAME PASSWORD``: an English-speaking player at five
   4-player tables with computer players, each at a moment where it is his
   move: Joker in the bids of the first deal (``joker_first``) and of the
   first 9-card deal (``joker``: pulka 1 on the sheet), Durak when he defends
-  (a "Take" button), Ipuker in its third round (his stake); and an open
+  (a "Take" button), Ipuker in its third round (his stake), domino Poker
+  with 7 tiles to play from (``domino_poker``); and an open
   table of another player with a long name. Fixed seeds, so the same on
   every run.
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
@@ -379,6 +380,8 @@ def phone_tables(username: str, password: str) -> dict:
         "durak": _play_until(user, "durak", None, lambda g, p: any(a["type"] == "take" for a in p["legal"])),
         "ipuker": _play_until(user, "ipuker", None, lambda g, p: p["view"]["round"] >= 3
                               and any(a["type"] == "stake" for a in p["legal"])),
+        "domino_poker": _play_until(user, "domino_poker", None, lambda g, p: g.state["tiles"] == 7
+                                    and any(a["type"] == "play" for a in p["legal"])),
     }
 
 
