@@ -111,6 +111,15 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
 
+    def clean(self):
+        """The options of the games not chosen are hidden on the page: their errors must not block the form."""
+        cleaned = super().clean()
+        for slug, names in self.PER_GAME.items():
+            if slug != cleaned.get("engine"):
+                for name in names:
+                    self._errors.pop(name, None)
+        return cleaned
+
     def common_fields(self):
         return [self[name] for name in self.COMMON]
 

@@ -333,3 +333,9 @@ def test_a_whole_game_with_a_computer_ends_ranks_replays_and_exports(players, dj
     assert replay["type"] == "state" and replay["hands"][1] is not None
     record_page = client_for(players[0]).get(f"/sheets/{game.pk}/record/").content.decode()
     assert "Deal 1: 1 tile each" in record_page
+
+
+def test_a_bad_count_left_in_the_hidden_domino_options_does_not_block_another_game(players):
+    response = client_for(players[0]).post(reverse("new_game"), {**new_table_form(domino_sevens="99"),
+                                                                 "engine": "durak"})
+    assert response.status_code == 302 and Game.objects.get().engine == "durak"
