@@ -22,6 +22,7 @@ from gameplay.models import Game, seed_hash
 from gameplay.movelog import move_log
 
 from .conftest import client_for
+from .test_move_queries import REQUEST_QUERIES, count_move, queued  # noqa: F401 (queued: a fixture)
 
 pytestmark = pytest.mark.django_db
 DOMINO = get_engine("domino_poker")
@@ -339,3 +340,12 @@ def test_a_bad_count_left_in_the_hidden_domino_options_does_not_block_another_ga
     response = client_for(players[0]).post(reverse("new_game"), {**new_table_form(domino_sevens="99"),
                                                                  "engine": "durak"})
     assert response.status_code == 302 and Game.objects.get().engine == "durak"
+
+
+def test_a_secret_choice_costs_a_move_its_usual_queries_and_stops_only_its_makers_clock(
+        players, django_capture_on_commit_callbacks, queued):
+    game = play_until(two_player_game(players), players, in_reveal)
+    queued.clear()
+    counts = count_move(game, players[1], {"type": "reveal", "show": True}, django_capture_on_commit_callbacks, queued)
+    assert counts[:2] == (REQUEST_QUERIES, 0)
+    assert not queued[0]["clock_started"]  # the other clock runs on; nobody's starts
