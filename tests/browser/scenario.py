@@ -39,6 +39,8 @@
   with 7 tiles to play from (``domino_poker``); and an open
   table of another player with a long name. Fixed seeds, so the same on
   every run.
+- ``domino_leader USERNAME PASSWORD``: a domino Poker table for two brought
+  to stage 5 where the player leads (see the function).
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
@@ -366,6 +368,34 @@ def _play_until(user, engine: str, options: dict | None, wanted) -> dict:
     raise AssertionError(f"no {engine} seed up to {MAX_SEEDS} reaches the wanted moment")
 
 
+def domino_leader(username: str, password: str) -> dict:
+    """``domino_leader USERNAME PASSWORD``: an English-speaking player's domino Poker table for two
+    against a computer, with stage 1 only (no deals of 7) and stage 5, brought to stage 5 where the
+    player leads and points at a tile of the row (he bids 0 and plays his first allowed tile;
+    seeds 1, 2, 3... until he leads)."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    user = _player(username, password)
+    options = {"sevens": 0, "blind_deals": 0, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    for seed in map(str, range(1, MAX_SEEDS + 1)):
+        game = services.create_game(user, "domino_poker", options, players=2)
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+        services.fill_with_bots(game.pk, user)
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            legal = game_payload(game, 0)["legal"]
+            if game.status != Game.Status.ACTIVE or not legal or game.state["phase"] == "reveal":
+                break
+            if legal[0]["type"] == "pick":
+                return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version,
+                        "totals": game_payload(game, 0)["view"]["totals"]}
+            services.submit_move(game.pk, user, legal[0], game.version)
+        game.delete()
+    raise AssertionError(f"no seed up to {MAX_SEEDS} makes the player lead stage 5")
+
+
 def phone_tables(username: str, password: str) -> dict:
     from gameplay import services
 
@@ -453,7 +483,7 @@ SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
-             "phone_tables": phone_tables,
+             "phone_tables": phone_tables, "domino_leader": domino_leader,
              "replayable_game": replayable_game,
              "league_players": league_players, "league_entries": league_entries,
              "league_game_resigned": league_game_resigned}

@@ -119,6 +119,8 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
                 # Blind: the tiles are face down while the bids are made.
                 expect(table.locator(".domino-hand .tile.back")).to_have_count(7)
                 expect(table.locator(".domino-hand button[data-tile]")).to_have_count(0)
+                if not seen["blind"]:
+                    page.screenshot(path="/tmp/domino-poker-blind.png", full_page=True)
                 seen["blind"] = True
             table.locator("button[data-bid]:not([disabled])").first.click()
         elif step == "tile":
@@ -127,6 +129,7 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
             expect(table.locator(".domino-row .tile")).to_have_count(28)
             table.locator("button[data-index='5']").click()
             expect(table.locator("button[data-direction]")).to_have_count(2)
+            page.screenshot(path="/tmp/domino-poker-pick.png", full_page=True)
             seen["pick"] = True
             continue
         elif step == "direction":
@@ -139,6 +142,7 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
             table.locator("button[data-reveal='show']").click()
             continue
         elif step == "confirm":
+            page.screenshot(path="/tmp/domino-poker-confirm.png", full_page=True)
             expect(table.locator(".reveal-controls .confirm")).to_contain_text("The choice is final.")
             seen["confirm"] = True
             table.locator("button[data-confirm-reveal='show']").click()
@@ -162,3 +166,54 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
     assert page.js_errors == [], page.js_errors
     page.screenshot(path=SCREENSHOT, full_page=True)
     assert time.monotonic() - started < PLAY_SECONDS + 30
+
+
+def test_the_leader_points_at_a_tile_of_the_row_and_a_direction_then_hides_the_tile_given(page, live_site):
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import log_in
+
+    password = "kitchen-Table-2024"
+    setup = live_site.run_scenario("domino_leader", "lev", password)
+    log_in(page, "lev", password, setup["url"])
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-version", str(setup["version"]))
+    expect(table.locator(".deal-info")).to_contain_text("Stage 5: show or hide")
+    expect(table.locator(".seat.me")).to_contain_text("leader")
+    row = table.locator(".domino-row")
+    expect(row.locator("button[data-index]")).to_have_count(28)
+    expect(row.locator(".tile.back")).to_have_count(28)
+    expect(row.locator("button[data-index='20']")).to_have_accessible_name("Tile 21 of the row, face down")
+    row.locator("button[data-index='20']").click()
+    expect(row.locator("button[data-index='20']")).to_have_attribute("aria-pressed", "true")
+    expect(table.locator(".pick-controls .prompt")).to_have_text("Tile 21: count which way?")
+    table.locator("button[data-direction='left']").click()
+    wait_for_version_above(page, setup["version"])
+
+    # The tile is turned for everyone; the two tiles dealt lie 1 + its pips further to the left.
+    turned = row.locator(".tile.turned")
+    expect(turned).to_have_count(1)
+    code = turned.get_attribute("data-tile")
+    pips = sum(int(half) for half in code.split("-"))
+    dealt = [(20 - pips - offset) % 28 for offset in (1, 2)]
+    expect(table.locator(".pick-note")).to_contain_text(f"turned over tile 21, {code}: {pips} pips counted to the left")
+    expect(row.locator(".tile.dealt")).to_have_count(2)
+    assert sorted(int(i) for i in row.locator(".tile.dealt").evaluate_all(
+        "(tiles) => tiles.map((t) => [...t.parentNode.children].indexOf(t))")) == sorted(dealt)
+    mine = table.locator(".my-final-tile .tile").get_attribute("data-tile")
+    expect(row.locator(f".tile.dealt[data-owner='0']")).to_have_attribute("data-tile", mine)
+    expect(row.locator(".tile.dealt[data-owner='1']")).not_to_have_attribute("data-tile", re.compile("."))
+
+    # Hide it, after the confirmation; then the computer's choice comes and both are revealed.
+    before = table_version(page)
+    table.locator("button[data-reveal='hide']").click()
+    expect(table.locator(".reveal-controls .confirm")).to_have_text("Hide your tile? The choice is final.")
+    table.locator("button[data-confirm-reveal='hide']").click()
+    wait_for_version_above(page, before)
+    expect(table.locator(".outcome")).to_contain_text("Game over")
+    expect(table.locator(".seat.me .choice-made")).to_have_text(" hides")
+    wait_for_sheet_of_current_version(page)
+    final = page.locator("#sheet tbody[data-stage='5'] tr.deal")
+    expect(final.locator(".tiles")).to_have_text(code)
+    expect(final.locator(".choice").first).to_have_text("hides")
+    assert page.js_errors == [], page.js_errors

@@ -268,14 +268,14 @@
       if (!types.has("pick")) picked = null;
       if (!types.has("reveal")) showChoice = null;
       if (types.has("bid")) box.appendChild(bidControls(view, legal));
-      if (types.has("pick")) box.appendChild(pickControls(legal));
-      if (types.has("reveal")) box.appendChild(revealControls(legal));
       if (view.kind !== "final") {
         box.appendChild(handBox(view, legal));
         return box;
       }
       const mine = view.final_tiles ? view.final_tiles[ctx.current().seat] : null;
       if (mine) box.appendChild(el("div", { class: "my-final-tile" }, [el("span", { text: gettext("Your tile:") + " " }), tileNode(mine)]));
+      if (types.has("pick")) box.appendChild(pickControls(legal));
+      if (types.has("reveal")) box.appendChild(revealControls(legal));
       if (!legal.length && view.phase === "reveal") {
         box.appendChild(el("p", { class: "prompt", text: gettext("Waiting for the others. Nobody sees your choice until everyone has chosen.") }));
       }
@@ -295,7 +295,8 @@
         case "played": return interpolate(gettext("%(who)s played %(tile)s"), { who: who, tile: event.tile }, true);
         case "trick": return interpolate(gettext("%(who)s took the trick"), { who: playerName(event.winner) }, true);
         case "deal_scored": return interpolate(gettext("Deal %(n)s is scored"), { n: event.deal }, true);
-        case "new_deal": return interpolate(gettext("Deal %(n)s begins"), { n: event.deal }, true);
+        case "new_deal": return interpolate(gettext("Deal %(n)s begins"), { n: event.deal }, true) +
+          (event.kind === "bidding" ? "" : " — " + stageName(event.stage));
         case "picked": return interpolate(gettext("%(who)s turned over %(tile)s"), { who: who, tile: event.tile }, true);
         case "committed": return interpolate(gettext("%(who)s has chosen"), { who: who }, true);
         case "revealed": return interpolate(gettext("The choices are revealed: %(choices)s"), {
