@@ -96,20 +96,10 @@ tile) ``committed`` (per seat, in ``"reveal"``) ``choices`` (per seat:
 results: ``totals forfeited outcome``. Never another player's tile, an
 undealt tile, the row's hidden tiles or the seed.
 
-Score sheet (``sheet``)
------------------------
-``{"kind": "domino_poker", "players", "draw", "first_starter", "stages":
-[{"stage", "kind", "rows": [...]}], "totals", "ranking", "forfeited"}``;
-each row: ``deal stage kind tiles starter complete`` and ``cells`` per seat
-``{"bid", "tricks", "points", "total", "auto"}`` (``bid`` only on bidding
-deals; ``total`` the running total after that deal); stage 5's row adds
-``leader pick`` and each cell ``choice`` (``"show"``/``"hide"``) and ``tile``
-(shown tiles only). Rows not played yet are listed with empty cells.
+Score sheet (``sheet``): see ``domino_poker_sheet.py``.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from .core import N_, Action, Engine, Event, IllegalMove, State, clone, parse_envelope, require_int, shuffled
 from .domino_poker_rules import (
@@ -120,6 +110,7 @@ from .domino_poker_rules import (
     RIGHT,
     SET_SIZE,
     allowed_tiles,
+    competition_places,
     deal_points,
     deal_schedule,
     final_leader,
@@ -128,14 +119,14 @@ from .domino_poker_rules import (
     first_player_draw,
     is_poker,
     is_trump,
-    competition_places,
     strength,
     strongest_trump,
     trick_winner,
     validate_options,
     weakest,
 )
-from .dominoes import is_tile, make_set, pips
+from .domino_poker_sheet import public_pick, score_sheet
+from .dominoes import TILES, is_tile, make_set, pips
 
 ACTION_KEYS = {
     "bid": {"type", "tricks"},
@@ -170,7 +161,7 @@ UNEXPECTED_FIELDS = {
 
 def display_order(hand: list[str]) -> list[str]:
     """A hand sorted for display, strongest first: the poker, trumps (``0-0`` first), then by pips."""
-    return sorted(hand, key=lambda code: (strength(code), -make_set().index(code)), reverse=True)
+    return sorted(hand, key=lambda code: (strength(code), -TILES.index(code)), reverse=True)
 
 
 class DominoPokerEngine(Engine):
@@ -539,71 +530,8 @@ class DominoPokerEngine(Engine):
     # -- the score sheet -----------------------------------------------------------
 
     def sheet(self, state: State) -> dict:
-        """One row per deal under stage headings, running totals per player (public only)."""
-        players = state["players"]
-        records = {record["deal"]: record for record in state["history"]}
-        running = [0] * players
-        stages: list[dict] = []
-        for plan in self.schedule(state):
-            record = records.get(plan["deal"])
-            if record is not None:
-                running = [running[seat] + record["points"][seat] for seat in range(players)]
-                row = self._complete_row(plan, record, running)
-            else:
-                row = self._open_row(state, plan)
-            if not stages or stages[-1]["stage"] != plan["stage"]:
-                stages.append({"stage": plan["stage"], "kind": plan["kind"], "rows": []})
-            stages[-1]["rows"].append(row)
-        return {"kind": self.slug, "players": players, "draw": clone(state["draw"]),
-                "first_starter": state["first_starter"], "stages": stages, "totals": list(running),
-                "ranking": self.ranking(running, state["forfeited"]), "forfeited": state["forfeited"]}
-
-    def _open_row(self, state: State, plan: dict) -> dict:
-        players = state["players"]
-        row: dict[str, Any] = {"deal": plan["deal"], "stage": plan["stage"], "kind": plan["kind"],
-                               "tiles": plan["tiles"],
-                               "starter": (state["first_starter"] + plan["deal"] - 1) % players,
-                               "complete": False}
-        cells = [{"bid": None, "tricks": None, "points": None, "total": None, "auto": False}
-                 for _ in range(players)]
-        current = plan["deal"] == state["deal"] and state["phase"] != Phase.OVER
-        if plan["kind"] == FINAL:
-            row.update({"leader": state["leader"] if current else None,
-                        "pick": self._public_pick(state) if current else None})
-            for cell in cells:
-                cell.update({"choice": None, "tile": None})
-        elif current:
-            for seat, cell in enumerate(cells):
-                cell["bid"] = state["bids"][seat]
-                cell["tricks"] = state["taken"][seat] if state["phase"] == Phase.PLAY else None
-                cell["auto"] = state["auto"][seat]
-        row["cells"] = cells
-        return row
-
-    @staticmethod
-    def _complete_row(plan: dict, record: dict, running: list[int]) -> dict:
-        row: dict[str, Any] = {"deal": plan["deal"], "stage": plan["stage"], "kind": plan["kind"],
-                               "tiles": plan["tiles"], "starter": record["starter"], "complete": True}
-        cells = []
-        for seat, total in enumerate(running):
-            cell: dict[str, Any] = {"points": record["points"][seat], "total": total, "auto": record["auto"][seat]}
-            if plan["kind"] == FINAL:
-                cell.update({"bid": None, "tricks": None, "choice": "show" if record["choices"][seat] else "hide",
-                             "tile": record["shown"][seat]})
-            else:
-                cell.update({"bid": record["bids"][seat] if plan["bidding"] else None,
-                             "tricks": record["tricks"][seat]})
-            cells.append(cell)
-        if plan["kind"] == FINAL:
-            pick = record["pick"]
-            row.update({"leader": record["leader"], "pick": {**pick, "pips": pips(pick["tile"])}})
-        row["cells"] = cells
-        return row
-
-    @staticmethod
-    def _public_pick(state: State) -> dict | None:
-        pick = state["pick"]
-        return None if pick is None else {**pick, "pips": pips(pick["tile"])}
+        """One row per deal under stage headings, running totals per player (see ``domino_poker_sheet``)."""
+        return score_sheet(state, self.schedule(state), self.ranking)
 
     # -- what a seat may see -------------------------------------------------
 
@@ -674,6 +602,6 @@ class DominoPokerEngine(Engine):
         committed = None
         if state["phase"] == Phase.REVEAL:
             committed = [choice is not None for choice in state["choices"]]
-        return {"final_leader": state["leader"], "row_size": SET_SIZE, "pick": self._public_pick(state),
+        return {"final_leader": state["leader"], "row_size": SET_SIZE, "pick": public_pick(state),
                 "positions": list(state["positions"]) if state["positions"] is not None else None,
                 "committed": committed, "choices": choices, "final_tiles": tiles}
