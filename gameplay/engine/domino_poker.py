@@ -153,7 +153,7 @@ WRONG_PHASE = {
 
 UNEXPECTED_FIELDS = {
     "bid": N_("Unexpected field(s) in a bid move: %(fields)s."),
-    "play": N_("Unexpected field(s) in a play move: %(fields)s."),
+    "play": N_("Unexpected field(s) in a move with a tile: %(fields)s."),
     "pick": N_("Unexpected field(s) in a pick move: %(fields)s."),
     "reveal": N_("Unexpected field(s) in a reveal move: %(fields)s."),
 }
