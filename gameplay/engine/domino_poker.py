@@ -36,8 +36,14 @@ Decisions where the rules file is silent
 - Clockwise is seat + 1. The draw for the first player: see
   ``domino_poker_rules.first_player_draw`` (one generator ``deal_rng(seed,
   0)``, a fresh shuffle per round, the players still drawing take the top
-  tiles in seat order). ``start`` makes the draw, so it returns no event: the
-  draw is in ``view["draw"]`` and ``sheet()["draw"]`` from the start.
+  tiles in seat order). ``start`` makes the draw and returns no events, so
+  the draw is in ``view["draw"]`` and ``sheet()["draw"]`` from the start, and
+  ``opening_events(state)`` gives it as events for the platform to send when
+  the game starts: one ``{"type": "draw", "round", "draws": [{"seat",
+  "tile"}]}`` per round, then ``{"type": "first_starter", "seat"}``.
+- Bidding goes clockwise from the deal's starter, one bid each, 0 to the
+  tiles in hand (the blind stage too), with no restriction on the sum; the
+  starter then leads the first trick.
 - Dealing: deal ``d`` is ``core.shuffled(make_set(), seed, d)``; the players
   take ``k`` tiles each in turn from the top, the deal's starter first, then
   clockwise; the rest stays undealt, face down. Stage 5's row is the same
@@ -216,7 +222,15 @@ class DominoPokerEngine(Engine):
 
     @staticmethod
     def schedule(state: State) -> list[dict]:
+        """Every deal of this game (``domino_poker_rules.deal_schedule``)."""
         return deal_schedule(state["players"], state["options"])
+
+    @staticmethod
+    def opening_events(state: State) -> list[Event]:
+        """The draw for the first player as public events (``start`` itself returns none)."""
+        events: list[Event] = [{"type": "draw", "round": number, "draws": clone(draws)}
+                               for number, draws in enumerate(state["draw"], start=1)]
+        return events + [{"type": "first_starter", "seat": state["first_starter"]}]
 
     def _deal_into(self, state: State, deal_no: int) -> None:
         """Shuffle and deal ``deal_no`` into ``state`` (a working copy)."""

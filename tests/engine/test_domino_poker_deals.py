@@ -433,3 +433,12 @@ def test_apply_leaves_the_given_state_untouched():
     before = json.dumps(state, sort_keys=True)
     ENGINE.apply(state, 0, {"type": "bid", "tricks": 1})
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_the_draw_is_given_as_opening_events_round_by_round():
+    state = started(4, seed=4)
+    assert ENGINE.opening_events(state) == [
+        {"type": "draw", "round": 1, "draws": state["draw"][0]},
+        {"type": "draw", "round": 2, "draws": [{"seat": 2, "tile": "0-3"}, {"seat": 3, "tile": "4-4"}]},
+        {"type": "first_starter", "seat": 3},
+    ]
