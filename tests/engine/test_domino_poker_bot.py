@@ -7,7 +7,7 @@ import random
 import pytest
 
 from gameplay.bots import choose_action
-from gameplay.bots.domino_poker import estimate_tricks, show_value
+from gameplay.bots.domino_poker import expected_points, rollout_tricks, show_value
 
 from .domino_poker_helpers import ENGINE, advance, final_state, play, scripted, started
 from .test_domino_poker_deals import ROW
@@ -57,14 +57,29 @@ def test_the_bot_bids_from_the_poker_trumps_and_high_tiles():
     assert bot_move(state, 0) == {"type": "bid", "tricks": 3}
     state = scripted(strong[1:] + strong[:1], starter=0)
     assert bot_move(state, 0) == {"type": "bid", "tricks": 0}
-    assert estimate_tricks(["1-1"], 4, 1) == 1.0
-    assert estimate_tricks(["6-6"], 2, 1) > estimate_tricks(["6-6"], 4, 7) > estimate_tricks(["3-4"], 4, 7) == 0
 
 
-@pytest.mark.parametrize(("players", "bid"), [(2, 3), (3, 2), (4, 1)])
-def test_the_blind_bid_is_a_share_of_the_fair_number_of_tricks(players, bid):
+def test_a_greedy_playout_leads_the_strongest_and_wins_as_cheaply_as_it_can():
+    # Seat 0 leads the poker, which pulls 0-6 (the strongest trump); 0-0 then wins over 6-6.
+    assert rollout_tricks([["1-1", "0-0"], ["0-6", "6-6"]], leader=0, seat=0) == 2
+    # Seat 1 leads 0-6; seat 0 must trump and wins with 0-0; then 1-2 loses to 6-6.
+    assert rollout_tricks([["0-0", "1-2"], ["0-6", "6-6"]], leader=1, seat=0) == 1
+    assert rollout_tricks([["0-0", "1-2"], ["0-6", "6-6"]], leader=1, seat=1) == 1
+
+
+def test_the_bid_with_the_best_average_score_over_the_playouts():
+    assert expected_points(1, [1, 1, 1, 0]) == (10 + 10 + 10 - 10) / 4
+    assert expected_points(0, [1, 1, 1, 0]) == (1 + 1 + 1 + 5) / 4
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_blind_bid_does_not_depend_on_the_unseen_tiles(players):
     state = advance(started(players, {"sevens": 0}, seed=3), lambda s: s["kind"] == "blind")
-    assert bot_move(state, ENGINE.actors(state)[0])["tricks"] == bid
+    seat = ENGINE.actors(state)[0]
+    bid = bot_move(state, seat)["tricks"]
+    assert 0 <= bid <= 7 // players + 1
+    other = dict(state, hands=[list(reversed(hand)) for hand in state["hands"][::-1]])
+    assert bot_move(other, seat) == bot_move(state, seat)
 
 
 def test_a_bot_that_cannot_win_the_trick_plays_its_weakest_tile():
