@@ -2,10 +2,12 @@
 
 Pure Python (no Django): it reads only the seat's view and its legal actions.
 
-- Bid: the expected tricks of the hand (the poker and ``0-0`` are near-sure
-  tricks, high trumps likely ones, high ordinary tiles some chance, more so
-  with fewer players), rounded; blind (tiles unseen): a share of the fair
-  number of tricks ``tiles / players``.
+- Bid: the unseen tiles are dealt at random ``SAMPLES`` times and each deal
+  is played out greedily by everybody (lead the strongest tile, win as
+  cheaply as possible, else throw the weakest); the bot bids what scores
+  best on average over those playouts (so the poker, ``0-0``, high trumps
+  and, with few players, high ordinary tiles count as they do in play).
+  Blind, its own tiles are dealt at random too.
 - Play: while it wants tricks (bid not made yet; always in Хапок) it wins the
   trick as cheaply as it can, or leads its strongest tile; once it has its
   bid (and always in Мизер) it plays the strongest tile that still loses, or
@@ -28,21 +30,16 @@ from gameplay.engine.domino_poker_rules import (
     FINAL_POINTS,
     GRAB,
     MISERE,
-    POKER,
-    TOP_TRUMP,
-    is_trump,
+    allowed_tiles,
+    bid_points,
     trick_winner,
     weakness,
 )
-from gameplay.engine.dominoes import make_set, pips
+from gameplay.engine.dominoes import TILES, pips
 
 Action = dict[str, Any]
 
-# Expected tricks of single tiles with 4 players (fewer players: each counts more, see ``tile_value``).
-TRUMP_VALUES = {TOP_TRUMP: 0.95, "0-6": 0.8, "0-5": 0.6, "0-4": 0.45, "0-3": 0.3, "0-2": 0.2, "0-1": 0.15}
-HIGH_ORDINARY_FROM = 9  # ordinary tiles with this many pips or more may win a trick
-HIGH_ORDINARY_VALUE = 0.25
-BLIND_SHARE = 0.75  # the share of the fair number of tricks bid blind
+SAMPLES = 60  # random deals of the unseen tiles played out to estimate a bid
 OTHERS_SHOW_FROM = 7
 
 
@@ -52,7 +49,7 @@ def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Rand
         raise ValueError("This seat has no move to make now.")
     phase = view.get("phase")
     if phase == "bid":
-        return choose_bid(view, legal)
+        return choose_bid(view, legal, rng)
     if phase == "play":
         return choose_play(view, legal)
     if phase == "reveal":
@@ -63,33 +60,59 @@ def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Rand
 # -- bidding -----------------------------------------------------------------------
 
 
-def tile_value(code: str, players: int, tiles: int) -> float:
-    """The chance that ``code`` wins a trick, roughly."""
-    if code == POKER:
-        return 1.0
-    crowd = (4 / players) if players else 1.0
-    if is_trump(code):
-        value = TRUMP_VALUES[code]
-        return min(1.0, value * (1 + (crowd - 1) * 0.3)) if code != TOP_TRUMP else 0.97
-    if pips(code) >= HIGH_ORDINARY_FROM:
-        # Ordinary tiles win only when nobody trumps: likelier in short deals and with fewer players.
-        shortness = 1.0 if tiles <= 3 else 0.6
-        return min(0.9, HIGH_ORDINARY_VALUE * crowd * shortness * (1 + (pips(code) - HIGH_ORDINARY_FROM) / 3))
-    return 0.0
+def rollout_tricks(hands: list[list[str]], leader: int, seat: int) -> int:
+    """The tricks ``seat`` takes when every player plays greedily: lead the strongest tile, win a
+    trick as cheaply as possible, else throw the weakest."""
+    hands = [list(hand) for hand in hands]
+    players = len(hands)
+    taken = 0
+    while hands[leader]:
+        plays: list[str] = []
+        for offset in range(players):
+            player = (leader + offset) % players
+            allowed = allowed_tiles(hands[player], plays[0] if plays else None)
+            if not plays:
+                tile = max(allowed, key=weakness)
+            else:
+                winning = [code for code in allowed if trick_winner([*plays, code]) == len(plays)]
+                tile = min(winning or allowed, key=weakness)
+            hands[player].remove(tile)
+            plays.append(tile)
+        leader = (leader + trick_winner(plays)) % players
+        taken += leader == seat
+    return taken
 
 
-def estimate_tricks(hand: list[str], players: int, tiles: int) -> float:
-    return sum(tile_value(code, players, tiles) for code in hand)
+def sampled_tricks(hand: list[str] | None, view: dict, rng: random.Random, samples: int = SAMPLES) -> list[int]:
+    """The tricks the seat takes in ``samples`` greedy playouts, the unseen tiles dealt at random
+    (its own too when ``hand`` is ``None``: a blind bid)."""
+    players, tiles, seat, starter = view["players"], view["tiles"], view["seat"], view["starter"]
+    known = list(hand or [])
+    unseen = [code for code in TILES if code not in known]
+    results = []
+    for _ in range(samples):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands = []
+        for player in range(players):
+            if player == seat and hand is not None:
+                hands.append(list(hand))
+            else:
+                hands.append(pool[:tiles])
+                pool = pool[tiles:]
+        results.append(rollout_tricks(hands, starter, seat))
+    return results
 
 
-def choose_bid(view: dict, legal: list[Action]) -> Action:
-    tiles, players = view["tiles"], view["players"]
-    if view.get("hand_face_down"):
-        estimate = BLIND_SHARE * tiles / players
-    else:
-        estimate = estimate_tricks(view["hand"] or [], players, tiles)
-    estimate = min(estimate, tiles)
-    return min(legal, key=lambda action: (abs(action["tricks"] - estimate), action["tricks"]))
+def expected_points(bid: int, tricks: list[int]) -> float:
+    return sum(bid_points(bid, taken) for taken in tricks) / len(tricks)
+
+
+def choose_bid(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    """The bid with the best expected points over sampled playouts (the lower one on a tie)."""
+    hand = None if view.get("hand_face_down") else list(view["hand"] or [])
+    tricks = sampled_tricks(hand, view, rng)
+    return max(legal, key=lambda action: (expected_points(action["tricks"], tricks), -action["tricks"]))
 
 
 # -- playing -----------------------------------------------------------------------------
@@ -134,7 +157,7 @@ def choose_play(view: dict, legal: list[Action]) -> Action:
 
 def show_value(own: str, seen: set[str], others: int) -> float:
     """Expected points of showing ``own`` when the ``others`` show their tiles of ``OTHERS_SHOW_FROM`` pips or more."""
-    unseen = [code for code in make_set() if code not in seen]
+    unseen = [code for code in TILES if code not in seen]
     total = 0.0
     count = 0
     mine = pips(own)

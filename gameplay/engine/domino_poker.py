@@ -36,8 +36,14 @@ Decisions where the rules file is silent
 - Clockwise is seat + 1. The draw for the first player: see
   ``domino_poker_rules.first_player_draw`` (one generator ``deal_rng(seed,
   0)``, a fresh shuffle per round, the players still drawing take the top
-  tiles in seat order). ``start`` makes the draw, so it returns no event: the
-  draw is in ``view["draw"]`` and ``sheet()["draw"]`` from the start.
+  tiles in seat order). ``start`` makes the draw and returns no events, so
+  the draw is in ``view["draw"]`` and ``sheet()["draw"]`` from the start, and
+  ``opening_events(state)`` gives it as events for the platform to send when
+  the game starts: one ``{"type": "draw", "round", "draws": [{"seat",
+  "tile"}]}`` per round, then ``{"type": "first_starter", "seat"}``.
+- Bidding goes clockwise from the deal's starter, one bid each, 0 to the
+  tiles in hand (the blind stage too), with no restriction on the sum; the
+  starter then leads the first trick.
 - Dealing: deal ``d`` is ``core.shuffled(make_set(), seed, d)``; the players
   take ``k`` tiles each in turn from the top, the deal's starter first, then
   clockwise; the rest stays undealt, face down. Stage 5's row is the same
@@ -96,20 +102,10 @@ tile) ``committed`` (per seat, in ``"reveal"``) ``choices`` (per seat:
 results: ``totals forfeited outcome``. Never another player's tile, an
 undealt tile, the row's hidden tiles or the seed.
 
-Score sheet (``sheet``)
------------------------
-``{"kind": "domino_poker", "players", "draw", "first_starter", "stages":
-[{"stage", "kind", "rows": [...]}], "totals", "ranking", "forfeited"}``;
-each row: ``deal stage kind tiles starter complete`` and ``cells`` per seat
-``{"bid", "tricks", "points", "total", "auto"}`` (``bid`` only on bidding
-deals; ``total`` the running total after that deal); stage 5's row adds
-``leader pick`` and each cell ``choice`` (``"show"``/``"hide"``) and ``tile``
-(shown tiles only). Rows not played yet are listed with empty cells.
+Score sheet (``sheet``): see ``domino_poker_sheet.py``.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from .core import N_, Action, Engine, Event, IllegalMove, State, clone, parse_envelope, require_int, shuffled
 from .domino_poker_rules import (
@@ -120,6 +116,7 @@ from .domino_poker_rules import (
     RIGHT,
     SET_SIZE,
     allowed_tiles,
+    competition_places,
     deal_points,
     deal_schedule,
     final_leader,
@@ -128,14 +125,14 @@ from .domino_poker_rules import (
     first_player_draw,
     is_poker,
     is_trump,
-    competition_places,
     strength,
     strongest_trump,
     trick_winner,
     validate_options,
     weakest,
 )
-from .dominoes import is_tile, make_set, pips
+from .domino_poker_sheet import public_pick, score_sheet
+from .dominoes import TILES, is_tile, make_set, pips
 
 ACTION_KEYS = {
     "bid": {"type", "tricks"},
@@ -162,7 +159,7 @@ WRONG_PHASE = {
 
 UNEXPECTED_FIELDS = {
     "bid": N_("Unexpected field(s) in a bid move: %(fields)s."),
-    "play": N_("Unexpected field(s) in a play move: %(fields)s."),
+    "play": N_("Unexpected field(s) in a move with a tile: %(fields)s."),
     "pick": N_("Unexpected field(s) in a pick move: %(fields)s."),
     "reveal": N_("Unexpected field(s) in a reveal move: %(fields)s."),
 }
@@ -170,7 +167,7 @@ UNEXPECTED_FIELDS = {
 
 def display_order(hand: list[str]) -> list[str]:
     """A hand sorted for display, strongest first: the poker, trumps (``0-0`` first), then by pips."""
-    return sorted(hand, key=lambda code: (strength(code), -make_set().index(code)), reverse=True)
+    return sorted(hand, key=lambda code: (strength(code), -TILES.index(code)), reverse=True)
 
 
 class DominoPokerEngine(Engine):
@@ -225,7 +222,15 @@ class DominoPokerEngine(Engine):
 
     @staticmethod
     def schedule(state: State) -> list[dict]:
+        """Every deal of this game (``domino_poker_rules.deal_schedule``)."""
         return deal_schedule(state["players"], state["options"])
+
+    @staticmethod
+    def opening_events(state: State) -> list[Event]:
+        """The draw for the first player as public events (``start`` itself returns none)."""
+        events: list[Event] = [{"type": "draw", "round": number, "draws": clone(draws)}
+                               for number, draws in enumerate(state["draw"], start=1)]
+        return events + [{"type": "first_starter", "seat": state["first_starter"]}]
 
     def _deal_into(self, state: State, deal_no: int) -> None:
         """Shuffle and deal ``deal_no`` into ``state`` (a working copy)."""
@@ -539,71 +544,8 @@ class DominoPokerEngine(Engine):
     # -- the score sheet -----------------------------------------------------------
 
     def sheet(self, state: State) -> dict:
-        """One row per deal under stage headings, running totals per player (public only)."""
-        players = state["players"]
-        records = {record["deal"]: record for record in state["history"]}
-        running = [0] * players
-        stages: list[dict] = []
-        for plan in self.schedule(state):
-            record = records.get(plan["deal"])
-            if record is not None:
-                running = [running[seat] + record["points"][seat] for seat in range(players)]
-                row = self._complete_row(plan, record, running)
-            else:
-                row = self._open_row(state, plan)
-            if not stages or stages[-1]["stage"] != plan["stage"]:
-                stages.append({"stage": plan["stage"], "kind": plan["kind"], "rows": []})
-            stages[-1]["rows"].append(row)
-        return {"kind": self.slug, "players": players, "draw": clone(state["draw"]),
-                "first_starter": state["first_starter"], "stages": stages, "totals": list(running),
-                "ranking": self.ranking(running, state["forfeited"]), "forfeited": state["forfeited"]}
-
-    def _open_row(self, state: State, plan: dict) -> dict:
-        players = state["players"]
-        row: dict[str, Any] = {"deal": plan["deal"], "stage": plan["stage"], "kind": plan["kind"],
-                               "tiles": plan["tiles"],
-                               "starter": (state["first_starter"] + plan["deal"] - 1) % players,
-                               "complete": False}
-        cells = [{"bid": None, "tricks": None, "points": None, "total": None, "auto": False}
-                 for _ in range(players)]
-        current = plan["deal"] == state["deal"] and state["phase"] != Phase.OVER
-        if plan["kind"] == FINAL:
-            row.update({"leader": state["leader"] if current else None,
-                        "pick": self._public_pick(state) if current else None})
-            for cell in cells:
-                cell.update({"choice": None, "tile": None})
-        elif current:
-            for seat, cell in enumerate(cells):
-                cell["bid"] = state["bids"][seat]
-                cell["tricks"] = state["taken"][seat] if state["phase"] == Phase.PLAY else None
-                cell["auto"] = state["auto"][seat]
-        row["cells"] = cells
-        return row
-
-    @staticmethod
-    def _complete_row(plan: dict, record: dict, running: list[int]) -> dict:
-        row: dict[str, Any] = {"deal": plan["deal"], "stage": plan["stage"], "kind": plan["kind"],
-                               "tiles": plan["tiles"], "starter": record["starter"], "complete": True}
-        cells = []
-        for seat, total in enumerate(running):
-            cell: dict[str, Any] = {"points": record["points"][seat], "total": total, "auto": record["auto"][seat]}
-            if plan["kind"] == FINAL:
-                cell.update({"bid": None, "tricks": None, "choice": "show" if record["choices"][seat] else "hide",
-                             "tile": record["shown"][seat]})
-            else:
-                cell.update({"bid": record["bids"][seat] if plan["bidding"] else None,
-                             "tricks": record["tricks"][seat]})
-            cells.append(cell)
-        if plan["kind"] == FINAL:
-            pick = record["pick"]
-            row.update({"leader": record["leader"], "pick": {**pick, "pips": pips(pick["tile"])}})
-        row["cells"] = cells
-        return row
-
-    @staticmethod
-    def _public_pick(state: State) -> dict | None:
-        pick = state["pick"]
-        return None if pick is None else {**pick, "pips": pips(pick["tile"])}
+        """One row per deal under stage headings, running totals per player (see ``domino_poker_sheet``)."""
+        return score_sheet(state, self.schedule(state), self.ranking)
 
     # -- what a seat may see -------------------------------------------------
 
@@ -674,6 +616,6 @@ class DominoPokerEngine(Engine):
         committed = None
         if state["phase"] == Phase.REVEAL:
             committed = [choice is not None for choice in state["choices"]]
-        return {"final_leader": state["leader"], "row_size": SET_SIZE, "pick": self._public_pick(state),
+        return {"final_leader": state["leader"], "row_size": SET_SIZE, "pick": public_pick(state),
                 "positions": list(state["positions"]) if state["positions"] is not None else None,
                 "committed": committed, "choices": choices, "final_tiles": tiles}

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from random import Random
 
 from .core import N_, InvalidSetup, deal_rng
-from .dominoes import has_blank, make_set, pips
+from .dominoes import TILES, has_blank, make_set, pips
 
 POKER = "1-1"
 TOP_TRUMP = "0-0"
@@ -196,7 +196,7 @@ def allowed_tiles(hand: Sequence[str], led: str | None) -> list[str]:
 def weakness(code: str) -> tuple[int, int, int, int]:
     """A key for "the weakest tile" of a hand: ordinary tiles by pips, then trumps, then the poker
     (equal pips: the tile earlier in the canonical set)."""
-    return (*strength(code), make_set().index(code))
+    return (*strength(code), TILES.index(code))
 
 
 def weakest(tiles: Sequence[str]) -> str:
