@@ -349,3 +349,15 @@ def test_a_secret_choice_costs_a_move_its_usual_queries_and_stops_only_its_maker
     counts = count_move(game, players[1], {"type": "reveal", "show": True}, django_capture_on_commit_callbacks, queued)
     assert counts[:2] == (REQUEST_QUERIES, 0)
     assert not queued[0]["clock_started"]  # the other clock runs on; nobody's starts
+
+
+def test_the_start_sends_the_draw_for_the_first_player_as_events(players, django_capture_on_commit_callbacks,
+                                                                 monkeypatch):
+    sent = []
+    monkeypatch.setattr("gameplay.broadcast.send_game", lambda game, events=None: sent.append(events))
+    game = services.create_game(players[0], "domino_poker", SHORT, players=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join_game(game.pk, players[1])
+    game.refresh_from_db()
+    assert sent[-1] == DOMINO.opening_events(game.state)
+    assert sent[-1][-1] == {"type": "first_starter", "seat": game.state["first_starter"]}

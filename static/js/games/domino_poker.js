@@ -292,6 +292,9 @@
         case "bid": return event.tricks === 0 ? interpolate(gettext("%(who)s passed"), { who: who }, true)
           : interpolate(gettext("%(who)s bid %(n)s"), { who: who, n: event.tricks }, true);
         case "bids_complete": return gettext("Every bid is in");
+        case "draw": return interpolate(gettext("The draw, round %(n)s: %(tiles)s"), { n: event.round,
+          tiles: event.draws.map((d) => playerName(d.seat) + " " + d.tile).join(", ") }, true);
+        case "first_starter": return interpolate(gettext("%(who)s starts the first deal"), { who: who }, true);
         case "played": return interpolate(gettext("%(who)s played %(tile)s"), { who: who, tile: event.tile }, true);
         case "trick": return interpolate(gettext("%(who)s took the trick"), { who: playerName(event.winner) }, true);
         case "deal_scored": return interpolate(gettext("Deal %(n)s is scored"), { n: event.deal }, true);
