@@ -361,3 +361,51 @@ def test_the_start_sends_the_draw_for_the_first_player_as_events(players, django
     game.refresh_from_db()
     assert sent[-1] == DOMINO.opening_events(game.state)
     assert sent[-1][-1] == {"type": "first_starter", "seat": game.state["first_starter"]}
+
+
+def test_the_lobby_words_the_domino_options_without_a_query_per_table_or_a_games_state(players):
+    from .test_page_queries import STATE_COLUMN, captured
+
+    def add_tables(count: int) -> None:
+        for _ in range(count):
+            services.create_game(players[1], "domino_poker", SHORT, players=3)  # open: in the lobby's list
+            two_player_game(players)  # in play: in "my games" and "games in play"
+
+    client = client_for(players[0])
+    add_tables(2)
+    captured(client, reverse("lobby"))
+    few = captured(client, reverse("lobby"))
+    add_tables(10)
+    many = captured(client, reverse("lobby"))
+    assert len(few) == len(many)
+    assert not [sql for sql in many if STATE_COLUMN.search(sql)]
+    assert "2 players, 14 deals" in client.get(reverse("lobby")).content.decode()
+
+
+def test_two_choices_made_on_the_same_version_are_both_taken_and_a_choice_is_final(players):
+    game = play_until(two_player_game(players), players, in_reveal)
+    seen = game.version
+    services.submit_move(game.pk, players[0], {"type": "reveal", "show": False}, seen)
+    with pytest.raises(services.GameError) as refused:
+        services.submit_move(game.pk, players[0], {"type": "reveal", "show": True}, seen + 1)
+    assert refused.value.code == "illegal" and "final" in refused.value.message
+    result = services.submit_move(game.pk, players[1], {"type": "reveal", "show": True}, seen)  # made on `seen`
+    assert result.version == seen + 2
+
+
+def test_a_choice_left_to_the_clock_hides_the_tile_and_tells_nobody_before_the_reveal(players):
+    from django.db import transaction
+
+    from gameplay.services.base import locked_game
+    from gameplay.services.clocks import expire_seat
+
+    game = play_until(two_player_game(players), players, in_reveal)
+    with transaction.atomic():
+        locked = locked_game(game.pk, seats=True)
+        seat = next(s for s in locked.seats.all() if s.position == 1)
+        expire_seat(locked, DOMINO, seat, next(t for t in DOMINO.timers(locked.state) if t["seat"] == 1))
+    game.refresh_from_db()
+    assert game.state["choices"][1] is False
+    assert game_payload(game, 0)["view"]["choices"][1] is None
+    assert move_log(game, list(game.seats.all()), 0)[-1].by == ""  # no "(timeout)" mark before the reveal
+    assert set(game.seats.filter(deadline__isnull=False).values_list("position", flat=True)) == {0}
