@@ -91,7 +91,8 @@ View keys (``view``)
 stage kind tiles undealt starter first_starter draw schedule``; the turn:
 ``actors turn``; bidding: ``bids bidding blind hand_face_down``; play:
 ``taken trick`` (``[{"seat", "tile"}]``) ``leader`` (who led or leads the
-trick) ``last_trick`` (``{"deal", "plays", "winner"}``); tiles:
+trick) ``last_trick`` (``{"deal", "plays", "winner"}``) ``played`` (every tile played
+this deal, in order); tiles:
 ``hand_sizes hand`` (own tiles sorted strongest first: poker, trumps ``0-0``
 then by pips, then ordinary tiles by pips; ``None`` for spectators);
 ``legal_actions``; stage 5: ``final_leader row_size pick`` (``{"index",
@@ -587,6 +588,7 @@ class DominoPokerEngine(Engine):
             "trick": clone(trick),
             "leader": trick[0]["seat"] if trick else (state["turn"] if phase == Phase.PLAY else None),
             "last_trick": clone(state["last_trick"]) if state["last_trick"] else None,
+            "played": list(state["played"]),
             "hand_sizes": [len(hand) for hand in state["hands"]],
             "hand": None if seat is None else ([] if face_down else display_order(state["hands"][seat])),
             "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
