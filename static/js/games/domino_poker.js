@@ -150,6 +150,13 @@
           el("small", { text: interpolate(gettext("Last trick: %(who)s"), { who: playerName(last.winner) }, true) + " " }),
         ].concat((last.plays || []).map((p) => tileNode(p.tile, { small: true })))));
       }
+      // Every tile played in this deal, for counting the trumps still out.
+      if (view.played && view.played.length) {
+        center.appendChild(el("details", { class: "played-tiles" }, [
+          el("summary", { text: interpolate(ngettext("Played this deal: %(n)s tile", "Played this deal: %(n)s tiles", view.played.length), { n: view.played.length }, true) }),
+          el("div", { class: "played-list" }, view.played.map((code) => tileNode(code, { small: true }))),
+        ]));
+      }
       return center;
     }
 
