@@ -54,9 +54,11 @@ def shown_moves(game: Game, moves: list[Move], viewer: int | None) -> set[int]:
 
 
 def section(state: dict) -> str:
-    """The part of the game a move belongs to, for the game's record: the deal and its tiles."""
+    """The part of the game a move belongs to, for the game's record: the deal and its tiles, or its stage."""
+    from gameplay.domino import stage_name
+
     deal, tiles = state.get("deal"), state.get("tiles")
-    if not deal:
-        return gettext("The draw for the first player")
+    if state.get("kind", "bidding") != "bidding":
+        return gettext("Deal %(n)s: %(stage)s") % {"n": deal, "stage": stage_name(state.get("stage"))}
     return ngettext("Deal %(n)s: %(tiles)s tile each", "Deal %(n)s: %(tiles)s tiles each", tiles or 0) % {
         "n": deal, "tiles": tiles}

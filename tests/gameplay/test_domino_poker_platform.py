@@ -409,3 +409,10 @@ def test_a_choice_left_to_the_clock_hides_the_tile_and_tells_nobody_before_the_r
     assert game_payload(game, 0)["view"]["choices"][1] is None
     assert move_log(game, list(game.seats.all()), 0)[-1].by == ""  # no "(timeout)" mark before the reveal
     assert set(game.seats.filter(deadline__isnull=False).values_list("position", flat=True)) == {0}
+
+
+def test_the_record_groups_the_later_deals_under_their_stage(players):
+    game = play_until(two_player_game(players), players, lambda s: s["phase"] == "reveal")
+    page = client_for(players[0]).get(f"/sheets/{game.pk}/record/").content.decode()
+    assert "Deal 12: 1 tile each" in page and "Deal 13: Stage 2: blind" in page
+    assert "Deal 14: Stage 5: show or hide" in page
