@@ -121,7 +121,6 @@ from .domino_poker_rules import (
     first_player_draw,
     is_poker,
     is_trump,
-    strength,
     strongest_trump,
     trick_winner,
     validate_options,
