@@ -26,7 +26,7 @@ before the last gives ``{"type": "committed", "seat", "phase": "reveal"}``
 without its value or its ``auto`` flag (a time-out always hides, so the flag
 would tell the value); the last one reveals every choice at once
 (``revealed``). ``view`` shows another player's choice and tile only after
-the reveal (and a hidden tile never); a player always sees his own.
+the reveal (and a hidden tile never); a player always sees their own.
 ``accepts_stale`` is True for a reveal by a seat that has not chosen, made
 (``made_at``) since the reveal phase began (``state["phase_since"]``), so
 the platform may apply it although other choices came in meanwhile.
@@ -48,7 +48,7 @@ Decisions where the rules file is silent
   take ``k`` tiles each in turn from the top, the deal's starter first, then
   clockwise; the rest stays undealt, face down. Stage 5's row is the same
   shuffle of deal ``d`` laid out from position 0.
-- Blind stage: nobody sees his own tiles (the view's ``hand`` is empty,
+- Blind stage: no player sees their own tiles (the view's ``hand`` is empty,
   ``hand_face_down`` true) until every bid of the deal is in, as the rules
   file says (stricter than "until one has bid").
 - The leader of a trick may lead any tile (poker and trumps included).
