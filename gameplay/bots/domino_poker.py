@@ -17,7 +17,8 @@ Pure Python (no Django): it reads only the seat's view and its legal actions.
   random.
 - Stage 5, show or hide: the expected points of showing, computed exactly
   over the tiles it cannot see, assuming the others show when their tile has
-  at least ``OTHERS_SHOW_FROM`` pips; it shows when that is positive.
+  at least ``OTHERS_SHOW_FROM[players]`` pips (8 of 3 players, 9 of 4: the
+  symmetric equilibria); it shows when that is positive.
 """
 
 from __future__ import annotations
@@ -40,7 +41,11 @@ from gameplay.engine.dominoes import TILES, pips
 Action = dict[str, Any]
 
 SAMPLES = 60  # random deals of the unseen tiles played out to estimate a bid
-OTHERS_SHOW_FROM = 7
+# Stage 5: the bot assumes the others show tiles of this many pips or more. With 3 and 4 players
+# these are the symmetric equilibria (showing from 8, resp. 9, is the best answer to everybody
+# else doing so); with 2 there is none of that kind, and 6 is the threshold whose best answer
+# is to show from 7, the median tile.
+OTHERS_SHOW_FROM = {2: 6, 3: 8, 4: 9}
 
 
 def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Random) -> Action:
@@ -156,13 +161,15 @@ def choose_play(view: dict, legal: list[Action]) -> Action:
 
 
 def show_value(own: str, seen: set[str], others: int) -> float:
-    """Expected points of showing ``own`` when the ``others`` show their tiles of ``OTHERS_SHOW_FROM`` pips or more."""
+    """Expected points of showing ``own`` when the ``others`` show their tiles of
+    ``OTHERS_SHOW_FROM[others + 1]`` pips or more."""
+    threshold = OTHERS_SHOW_FROM[others + 1]
     unseen = [code for code in TILES if code not in seen]
     total = 0.0
     count = 0
     mine = pips(own)
     for tiles in combinations(unseen, others):
-        shown = [pips(code) for code in tiles if pips(code) >= OTHERS_SHOW_FROM]
+        shown = [pips(code) for code in tiles if pips(code) >= threshold]
         count += 1
         if not shown or mine > max(shown):
             total += FINAL_POINTS
@@ -172,8 +179,8 @@ def show_value(own: str, seen: set[str], others: int) -> float:
 
 
 def choose_reveal(view: dict, legal: list[Action]) -> Action:
-    seat = view["seat"]
-    own = (view.get("final_tiles") or [None])[seat] if view.get("final_tiles") else None
+    """Show when showing is worth more than nothing on average (see ``show_value``)."""
+    own = view["final_tiles"][view["seat"]] if view.get("final_tiles") else None
     if own is None:
         return next(action for action in legal if action["show"] is False)
     seen = {own}

@@ -26,7 +26,7 @@ before the last gives ``{"type": "committed", "seat", "phase": "reveal"}``
 without its value or its ``auto`` flag (a time-out always hides, so the flag
 would tell the value); the last one reveals every choice at once
 (``revealed``). ``view`` shows another player's choice and tile only after
-the reveal (and a hidden tile never); a player always sees his own.
+the reveal (and a hidden tile never); a player always sees their own.
 ``accepts_stale`` is True for a reveal by a seat that has not chosen, made
 (``made_at``) since the reveal phase began (``state["phase_since"]``), so
 the platform may apply it although other choices came in meanwhile.
@@ -48,7 +48,7 @@ Decisions where the rules file is silent
   take ``k`` tiles each in turn from the top, the deal's starter first, then
   clockwise; the rest stays undealt, face down. Stage 5's row is the same
   shuffle of deal ``d`` laid out from position 0.
-- Blind stage: nobody sees his own tiles (the view's ``hand`` is empty,
+- Blind stage: no player sees their own tiles (the view's ``hand`` is empty,
   ``hand_face_down`` true) until every bid of the deal is in, as the rules
   file says (stricter than "until one has bid").
 - The leader of a trick may lead any tile (poker and trumps included).
@@ -85,23 +85,17 @@ stage 5: ``leader``, ``row`` (28 tiles), ``pick`` (``{"index", "direction",
 per complete deal, see ``_finish_deal`` and ``_finish_final``); ``moves``,
 ``phase_since``; ``forfeited``.
 
-View keys (``view``)
---------------------
-``game seat players options phase finished``; the deal: ``deal deals_total
-stage kind tiles undealt starter first_starter draw schedule``; the turn:
-``actors turn``; bidding: ``bids bidding blind hand_face_down``; play:
-``taken trick`` (``[{"seat", "tile"}]``) ``leader`` (who led or leads the
-trick) ``last_trick`` (``{"deal", "plays", "winner"}``) ``played`` (every tile played
-this deal, in order); tiles:
-``hand_sizes hand`` (own tiles sorted strongest first: poker, trumps ``0-0``
-then by pips, then ordinary tiles by pips; ``None`` for spectators);
-``legal_actions``; stage 5: ``final_leader row_size pick`` (``{"index",
-"direction", "tile", "pips"}``) ``positions`` (position of each seat's
-tile) ``committed`` (per seat, in ``"reveal"``) ``choices`` (per seat:
-``"show"``/``"hide"``, one's own at once, everybody's after the reveal)
-``final_tiles`` (per seat: one's own, and the shown ones after the reveal);
-results: ``totals forfeited outcome``. Never another player's tile, an
-undealt tile, the row's hidden tiles or the seed.
+View keys (``view``): see ``domino_poker_view.py``.
+
+Events (public only; a player's own move carries ``"auto"`` but a reveal)
+-------------------------------------------------------------------------
+``bid {seat tricks}``, ``bids_complete {bids}``, ``played {seat tile}``,
+``trick {winner plays}``, ``deal_scored {deal bids tricks points totals}``
+(stage 5: ``{deal points totals}``), ``new_deal {deal stage kind tiles
+starter}`` (stage 5 adds ``leader``), ``picked {seat index direction tile pips
+positions}``, ``committed {seat phase}``, ``revealed {choices shown auto}``,
+``game_over``; ``opening_events``: ``draw {round draws}``, ``first_starter
+{seat}``.
 
 Score sheet (``sheet``): see ``domino_poker_sheet.py``.
 """
@@ -120,20 +114,21 @@ from .domino_poker_rules import (
     competition_places,
     deal_points,
     deal_schedule,
+    display_order,
     final_leader,
     final_points,
     final_positions,
     first_player_draw,
     is_poker,
     is_trump,
-    strength,
     strongest_trump,
     trick_winner,
     validate_options,
     weakest,
 )
-from .domino_poker_sheet import public_pick, score_sheet
-from .dominoes import TILES, is_tile, make_set, pips
+from .domino_poker_sheet import score_sheet
+from .domino_poker_view import seat_view
+from .dominoes import is_tile, make_set, pips
 
 ACTION_KEYS = {
     "bid": {"type", "tricks"},
@@ -164,11 +159,6 @@ UNEXPECTED_FIELDS = {
     "pick": N_("Unexpected field(s) in a pick move: %(fields)s."),
     "reveal": N_("Unexpected field(s) in a reveal move: %(fields)s."),
 }
-
-
-def display_order(hand: list[str]) -> list[str]:
-    """A hand sorted for display, strongest first: the poker, trumps (``0-0`` first), then by pips."""
-    return sorted(hand, key=lambda code: (strength(code), -TILES.index(code)), reverse=True)
 
 
 class DominoPokerEngine(Engine):
@@ -551,73 +541,5 @@ class DominoPokerEngine(Engine):
     # -- what a seat may see -------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict:
-        """Everything ``seat`` may know (``None``: a spectator); keys in the module docstring."""
-        players = state["players"]
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
-            raise ValueError(f"There is no seat {seat!r} at this table.")
-        phase = state["phase"]
-        over = phase == Phase.OVER
-        schedule = self.schedule(state)
-        plan = schedule[state["deal"] - 1]
-        face_down = plan["blind"] and phase == Phase.BID
-        trick = state["trick"]
-        return {
-            "game": self.slug,
-            "seat": seat,
-            "players": players,
-            "options": dict(state["options"]),
-            "phase": phase,
-            "finished": over,
-            "deal": state["deal"],
-            "deals_total": len(schedule),
-            "stage": state["stage"],
-            "kind": state["kind"],
-            "tiles": state["tiles"],
-            "undealt": plan["undealt"],
-            "starter": state["starter"],
-            "first_starter": state["first_starter"],
-            "draw": clone(state["draw"]),
-            "schedule": schedule,
-            "actors": self.actors(state),
-            "turn": state["turn"] if phase in (Phase.BID, Phase.PLAY, Phase.PICK) else None,
-            "bids": list(state["bids"]),
-            "bidding": plan["bidding"],
-            "blind": plan["blind"],
-            "hand_face_down": face_down,
-            "taken": list(state["taken"]),
-            "trick": clone(trick),
-            "leader": trick[0]["seat"] if trick else (state["turn"] if phase == Phase.PLAY else None),
-            "last_trick": clone(state["last_trick"]) if state["last_trick"] else None,
-            "played": list(state["played"]),
-            "hand_sizes": [len(hand) for hand in state["hands"]],
-            "hand": None if seat is None else ([] if face_down else display_order(state["hands"][seat])),
-            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
-            **self._final_view(state, seat),
-            "totals": self.totals(state),
-            "forfeited": state["forfeited"],
-            "outcome": self.outcome(state) if over else None,
-        }
-
-    def _final_view(self, state: State, seat: int | None) -> dict:
-        """Stage 5's keys: empty outside stage 5; another seat's choice and tile only after the reveal."""
-        players = state["players"]
-        empty = {"final_leader": None, "row_size": None, "pick": None, "positions": None,
-                 "committed": None, "choices": None, "final_tiles": None}
-        if state["kind"] != FINAL:
-            return empty
-        record = state["history"][-1] if state["history"] and state["history"][-1]["kind"] == FINAL else None
-        choices: list[str | None] = [None] * players
-        tiles: list[str | None] = [None] * players
-        if record is not None:
-            choices = ["show" if choice else "hide" for choice in record["choices"]]
-            tiles = list(record["shown"])
-        if seat is not None and state["positions"] is not None:
-            tiles[seat] = state["hands"][seat][0] if state["hands"][seat] else state["row"][state["positions"][seat]]
-            own = state["choices"][seat]
-            choices[seat] = None if own is None else ("show" if own else "hide")
-        committed = None
-        if state["phase"] == Phase.REVEAL:
-            committed = [choice is not None for choice in state["choices"]]
-        return {"final_leader": state["leader"], "row_size": SET_SIZE, "pick": public_pick(state),
-                "positions": list(state["positions"]) if state["positions"] is not None else None,
-                "committed": committed, "choices": choices, "final_tiles": tiles}
+        """Everything ``seat`` may know (``None``: a spectator); see ``domino_poker_view``."""
+        return seat_view(self, state, seat)

@@ -193,6 +193,11 @@ def allowed_tiles(hand: Sequence[str], led: str | None) -> list[str]:
     return list(hand)
 
 
+def display_order(hand: list[str]) -> list[str]:
+    """A hand sorted for display, strongest first: the poker, trumps (``0-0`` first), then by pips."""
+    return sorted(hand, key=lambda code: (strength(code), -TILES.index(code)), reverse=True)
+
+
 def weakness(code: str) -> tuple[int, int, int, int]:
     """A key for "the weakest tile" of a hand: ordinary tiles by pips, then trumps, then the poker
     (equal pips: the tile earlier in the canonical set)."""

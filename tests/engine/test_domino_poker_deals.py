@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gameplay.engine.core import IllegalMove
+from gameplay.engine.core import IllegalMove, InvalidSetup
 from gameplay.engine.domino_poker_rules import deal_schedule
 from gameplay.engine.dominoes import make_set
 
@@ -231,7 +231,9 @@ def test_stage_5_three_players_pointing_right_dealing_and_the_secret_choice():
     assert other["committed"] == [True, False, False] and other["choices"] == [None, None, None]
     assert ENGINE.view(state, 0)["choices"] == ["show", None, None]
     assert refused(state, 0, {"type": "reveal", "show": False}) == "You have already chosen; the choice is final."
-    state, _ = ENGINE.apply(state, 2, {"type": "reveal", "show": False, "auto": True})
+    state, events = ENGINE.apply(state, 2, {"type": "reveal", "show": False, "auto": True})
+    assert events == [{"type": "committed", "seat": 2, "phase": "reveal"}]  # not even whether the clock chose
+    assert ENGINE.view(state, 0)["choices"] == ["show", None, None]
     state, events = ENGINE.apply(state, 1, {"type": "reveal", "show": True})
     revealed = next(event for event in events if event["type"] == "revealed")
     assert revealed["choices"] == ["show", "show", "hide"] and revealed["shown"] == ["2-5", "2-3", None]
@@ -442,3 +444,18 @@ def test_the_draw_is_given_as_opening_events_round_by_round():
         {"type": "draw", "round": 2, "draws": [{"seat": 2, "tile": "0-3"}, {"seat": 3, "tile": "4-4"}]},
         {"type": "first_starter", "seat": 3},
     ]
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (5, {}), (1, {}), (4, {"sevens": 11}), (3, {"final_stage": "yes"}), (2, {"jokers": 2}),
+])
+def test_a_game_cannot_start_with_other_numbers_of_players_or_invalid_options(players, options):
+    with pytest.raises(InvalidSetup):
+        ENGINE.start(players, options, seed=1)
+
+
+def test_options_get_their_defaults_and_fit_every_number_of_players():
+    options = ENGINE.validate_options({"final_stage": True})
+    assert options == {"sevens": 4, "blind_deals": 1, "grab_deals": 1, "misere_deals": 1, "final_stage": True}
+    assert all(ENGINE.check_options_for_players(options, players) == options for players in (2, 3, 4))
+    assert ENGINE.start(2, {}, seed=1)["options"] == ENGINE.default_options()
