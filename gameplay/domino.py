@@ -2,7 +2,7 @@
 a table's options give (the new-table form's preview, the lobby's label),
 and the preview's small JSON endpoint.
 
-The schedule itself is the engine's (``domino_poker.deal_schedule``): this
+The schedule itself is the engine's (``domino_poker_rules.deal_schedule``): this
 module only words it, so the preview can never disagree with the game.
 """
 

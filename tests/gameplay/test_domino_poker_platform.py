@@ -416,3 +416,10 @@ def test_the_record_groups_the_later_deals_under_their_stage(players):
     page = client_for(players[0]).get(f"/sheets/{game.pk}/record/").content.decode()
     assert "Deal 12: 1 tile each" in page and "Deal 13: Stage 2: blind" in page
     assert "Deal 14: Stage 5: show or hide" in page
+
+
+def test_the_schedule_preview_reads_nothing_from_the_database(django_assert_num_queries):
+    client = Client()
+    client.get(reverse("domino_schedule"))
+    with django_assert_num_queries(0):
+        assert client.get(reverse("domino_schedule"), SHORT_FORM).json()["ok"]
