@@ -217,3 +217,30 @@ def test_the_leader_points_at_a_tile_of_the_row_and_a_direction_then_hides_the_t
     expect(final.locator(".tiles")).to_have_text(code)
     expect(final.locator(".choice").first).to_have_text("hides")
     assert page.js_errors == [], page.js_errors
+
+
+def scrolls_sideways(page) -> bool:
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    return widths[0] > widths[1]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sideways(browser, live_site, language):
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import new_page
+
+    page = new_page(browser, live_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                    locale="ru-RU" if language == "ru" else "en-US", extra_http_headers={"Accept-Language": language})
+    try:
+        page.goto("/rules/domino_poker/")
+        expect(page.locator("#options dt").first).to_be_visible()
+        assert not scrolls_sideways(page), "the rules scroll sideways"
+        if language == "en":  # the lobby's form is for signed-in players (sign_up reads the English page)
+            sign_up(page, "phone-en", "Phone", "kitchen-Table-2024")
+            page.locator("form.new-game #id_engine").select_option("domino_poker")
+            expect(page.locator(".domino-schedule")).to_be_visible()
+            assert not scrolls_sideways(page), "the new-table form scrolls sideways"
+        assert page.js_errors == [], page.js_errors
+    finally:
+        page.context.close()
