@@ -423,3 +423,9 @@ def test_the_schedule_preview_reads_nothing_from_the_database(django_assert_num_
     client.get(reverse("domino_schedule"))
     with django_assert_num_queries(0):
         assert client.get(reverse("domino_schedule"), SHORT_FORM).json()["ok"]
+
+
+def test_a_refused_form_previews_the_schedule_of_the_options_as_filled_in(players):
+    response = client_for(players[0]).post(reverse("new_game"), new_table_form(players="7", **SHORT_FORM))
+    page = response.content.decode()
+    assert response.status_code == 200 and "In all: 14 deals" in page and "In all: 19 deals" not in page
