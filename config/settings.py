@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "scoresheets",
     "ratings",
     "leagues",
+    "moderation",
 ]
 
 MIDDLEWARE = [

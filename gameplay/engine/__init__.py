@@ -14,8 +14,9 @@ from .domino_poker import DominoPokerEngine
 from .durak import DurakEngine
 from .ipuker import IpukerEngine
 from .joker import JokerEngine
+from .odessa import OdessaEngine
 
-ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine())}
+ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine(), OdessaEngine())}
 
 ENGINES[DominoPokerEngine.slug] = DominoPokerEngine()
 

@@ -412,6 +412,7 @@ def phone_tables(username: str, password: str) -> dict:
                               and any(a["type"] == "stake" for a in p["legal"])),
         "domino_poker": _play_until(user, "domino_poker", None, lambda g, p: g.state["tiles"] == 7
                                     and any(a["type"] == "play" for a in p["legal"])),
+        "odessa": _play_until(user, "odessa", None, lambda g, p: g.state["cards"] == 9 and p["view"]["phase"] == "bid"),
     }
 
 

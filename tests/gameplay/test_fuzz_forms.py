@@ -40,6 +40,13 @@ NEW_TABLE_FIELDS = {
     "domino_sevens": st.integers(-2, 12).map(str), "domino_blind_deals": st.sampled_from(["0", "1", "4", "5", "x"]),
     "domino_grab_deals": st.integers(-1, 5).map(str), "domino_misere_deals": st.sampled_from(["", "0", "2", "9"]),
     "domino_final_stage": CHECKBOX,
+    "odessa_deck": st.sampled_from(["36", "52", "53", "40", ""]), "odessa_max_hand": st.integers(-1, 14).map(str),
+    "odessa_trump": st.sampled_from(["turned", "S", "H", "X", ""]),
+    "odessa_dealer_rule": st.sampled_from(["not_equal", "free", "over", "x"]),
+    "odessa_joker_demand": st.sampled_from(["any_trick", "first_trick_only", "off", "x"]),
+    **{f"odessa_special_{i}": st.sampled_from(["", "blind", "golden", "miser", "no_trump", "x"]) for i in range(1, 5)},
+    "odessa_specials_mode": st.sampled_from(["round", "once", "x"]),
+    "odessa_special_multiplier": st.sampled_from(["2", "3", "4"]),
     "is_private": CHECKBOX, "fill_with_bots": CHECKBOX,
 }
 
