@@ -41,6 +41,8 @@
   every run.
 - ``domino_leader USERNAME PASSWORD``: a domino Poker table for two brought
   to stage 5 where the player leads (see the function).
+- ``domino_final USERNAME PASSWORD``: a domino Poker table for four at stage
+  5's secret choice, the player's still to make.
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
@@ -396,6 +398,30 @@ def domino_leader(username: str, password: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} makes the player lead stage 5")
 
 
+def domino_final(username: str, password: str) -> dict:
+    """``domino_final USERNAME PASSWORD``: an English-speaking player's domino Poker table for four
+    (three computers), stage 1 only and stage 5, brought to stage 5's secret choice, his still to make
+    (he bids 0, plays his first allowed tile, and points at the first tile to the right if he leads)."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    user = _player(username, password)
+    options = {"sevens": 0, "blind_deals": 0, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    game = services.create_game(user, "domino_poker", options, players=4)
+    Game.objects.filter(pk=game.pk).update(seed="3", seed_sha256=seed_hash("3"))
+    services.fill_with_bots(game.pk, user)
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(pk=game.pk)
+        legal = game_payload(game, 0)["legal"]
+        if legal and legal[0]["type"] == "reveal":
+            return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
+        if game.status != Game.Status.ACTIVE or not legal:
+            raise AssertionError(f"game {game.pk} stopped at version {game.version} before stage 5")
+        services.submit_move(game.pk, user, legal[0], game.version)
+    raise AssertionError("stage 5 never came")
+
+
 def phone_tables(username: str, password: str) -> dict:
     from gameplay import services
 
@@ -485,6 +511,7 @@ SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
              "phone_tables": phone_tables, "domino_leader": domino_leader,
+             "domino_final": domino_final,
              "replayable_game": replayable_game,
              "league_players": league_players, "league_entries": league_entries,
              "league_game_resigned": league_game_resigned}

@@ -244,3 +244,28 @@ def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sidewa
         assert page.js_errors == [], page.js_errors
     finally:
         page.context.close()
+
+
+def test_on_a_phone_stage_5_for_four_shows_the_row_and_the_choice_without_scrolling(browser, live_site):
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import log_in, new_page
+
+    password = "kitchen-Table-2024"
+    setup = live_site.run_scenario("domino_final", "mila", password)
+    phone = {"width": 390, "height": 844}
+    page = new_page(browser, live_site, viewport=phone, is_mobile=True, has_touch=True)
+    try:
+        log_in(page, "mila", password, setup["url"])
+        table = page.locator("#table")
+        expect(table.locator(".seat.me.acting")).to_have_count(1)
+        expect(table.locator(".domino-row .tile")).to_have_count(28)
+        assert not scrolls_sideways(page), "stage 5 scrolls sideways"
+        for selector in ("button[data-reveal='show']", "button[data-reveal='hide']", ".my-final-tile .tile"):
+            box = table.locator(selector).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= phone["height"], (selector, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= phone["width"], (selector, box)
+        page.screenshot(path="/tmp/phone-domino-final.png", full_page=True)
+        assert page.js_errors == [], page.js_errors
+    finally:
+        page.context.close()

@@ -119,7 +119,7 @@
           stats.push(el("span", { class: "bid", text: gettext("bid") + ": " + (bid === null || bid === undefined ? "·" : bid) + " " }));
         }
         if (view.kind !== "final") stats.push(el("span", { class: "taken", text: gettext("took") + ": " + view.taken[pos] }));
-        stats.push(el("span", { class: "total", text: " · " + interpolate(gettext("total %(n)s"), { n: view.totals[pos] }, true) }));
+        stats.push(el("span", { class: "total", text: (stats.length ? " · " : "") + interpolate(gettext("total %(n)s"), { n: view.totals[pos] }, true) }));
         facts.push(el("div", { class: "stats" }, stats));
         if (view.kind === "final") facts.push(finalSeat(view, pos));
         return facts;
