@@ -41,8 +41,8 @@
   every run.
 - ``domino_leader USERNAME PASSWORD``: a domino Poker table for two brought
   to stage 5 where the player leads (see the function).
-- ``domino_final USERNAME PASSWORD``: a domino Poker table for four at stage
-  5's secret choice, the player's still to make.
+- ``domino_final USERNAME PASSWORD [MOMENT]``: a domino Poker table for four
+  at stage 5's secret choice, the player's still to make, or at his blind bid.
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
@@ -398,23 +398,25 @@ def domino_leader(username: str, password: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} makes the player lead stage 5")
 
 
-def domino_final(username: str, password: str) -> dict:
-    """``domino_final USERNAME PASSWORD``: an English-speaking player's domino Poker table for four
-    (three computers), stage 1 only and stage 5, brought to stage 5's secret choice, his still to make
-    (he bids 0, plays his first allowed tile, and points at the first tile to the right if he leads)."""
+def domino_final(username: str, password: str, moment: str = "final") -> dict:
+    """``domino_final USERNAME PASSWORD [MOMENT]``: an English-speaking player's domino Poker table for
+    four (three computers), stage 1 without deals of 7, a blind deal and stage 5, brought to stage 5's
+    secret choice, his still to make (MOMENT ``final``), or to his bid in the blind deal (``blind``).
+    He bids 0, plays his first allowed tile, and points at the first tile to the right if he leads."""
     from gameplay import services
     from gameplay.broadcast import game_payload
     from gameplay.models import Game, seed_hash
 
     user = _player(username, password)
-    options = {"sevens": 0, "blind_deals": 0, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    options = {"sevens": 0, "blind_deals": 1, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    wanted = "bid" if moment == "blind" else "reveal"
     game = services.create_game(user, "domino_poker", options, players=4)
     Game.objects.filter(pk=game.pk).update(seed="3", seed_sha256=seed_hash("3"))
     services.fill_with_bots(game.pk, user)
     for _ in range(MAX_MOVES):
         game = Game.objects.get(pk=game.pk)
         legal = game_payload(game, 0)["legal"]
-        if legal and legal[0]["type"] == "reveal":
+        if legal and legal[0]["type"] == wanted and (moment != "blind" or game.state["kind"] == "blind"):
             return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
         if game.status != Game.Status.ACTIVE or not legal:
             raise AssertionError(f"game {game.pk} stopped at version {game.version} before stage 5")

@@ -246,26 +246,33 @@ def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sidewa
         page.context.close()
 
 
-def test_on_a_phone_stage_5_for_four_shows_the_row_and_the_choice_without_scrolling(browser, live_site):
+@pytest.mark.parametrize("moment", ["blind", "final"])
+def test_on_a_phone_a_table_for_four_shows_the_blind_bid_and_stage_5_without_scrolling(browser, live_site, moment):
     from playwright.sync_api import expect
 
     from tests.browser.conftest import log_in, new_page
 
     password = "kitchen-Table-2024"
-    setup = live_site.run_scenario("domino_final", "mila", password)
+    username = f"mila-{moment}"
+    setup = live_site.run_scenario("domino_final", username, password, moment)
     phone = {"width": 390, "height": 844}
     page = new_page(browser, live_site, viewport=phone, is_mobile=True, has_touch=True)
     try:
-        log_in(page, "mila", password, setup["url"])
+        log_in(page, username, password, setup["url"])
         table = page.locator("#table")
         expect(table.locator(".seat.me.acting")).to_have_count(1)
-        expect(table.locator(".domino-row .tile")).to_have_count(28)
-        assert not scrolls_sideways(page), "stage 5 scrolls sideways"
-        for selector in ("button[data-reveal='show']", "button[data-reveal='hide']", ".my-final-tile .tile"):
+        if moment == "final":
+            expect(table.locator(".domino-row .tile")).to_have_count(28)
+            controls = ["button[data-reveal='show']", "button[data-reveal='hide']", ".my-final-tile .tile"]
+        else:
+            expect(table.locator(".domino-hand .tile.back")).to_have_count(7)
+            controls = ["button[data-bid='0']", "button[data-bid='7']", ".domino-hand .tile.back >> nth=6"]
+        assert not scrolls_sideways(page), f"{moment} scrolls sideways"
+        for selector in controls:
             box = table.locator(selector).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= phone["height"], (selector, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= phone["width"], (selector, box)
-        page.screenshot(path="/tmp/phone-domino-final.png", full_page=True)
+        page.screenshot(path=f"/tmp/phone-domino-{moment}.png", full_page=True)
         assert page.js_errors == [], page.js_errors
     finally:
         page.context.close()
