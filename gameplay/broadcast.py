@@ -143,17 +143,19 @@ def current_vacation(user):
 
 
 def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[dict]) -> dict[str, str]:
-    """For each card in hand that cannot be played now, the engine's reason
+    """For each card (or tile) in hand that cannot be played now, the engine's reason
     (shown when the player hovers the card)."""
-    if not legal or not any(a.get("type") == "play" for a in legal):
+    plays = [a for a in legal if a.get("type") == "play"]
+    if not plays:
         return {}
-    playable = {a.get("card") for a in legal if a.get("type") == "play"}
+    key = "tile" if "tile" in plays[0] else "card"  # domino Poker plays tiles
+    playable = {a.get(key) for a in plays}
     reasons = {}
     for card in view.get("hand") or []:
         if card in playable:
             continue
         try:
-            engine.apply(state, position, {"type": "play", "card": card})
+            engine.apply(state, position, {"type": "play", key: card})
         except IllegalMove as exc:
             reasons[card] = engine_message_text(exc)
     return reasons

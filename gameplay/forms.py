@@ -1,6 +1,6 @@
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -20,6 +20,33 @@ def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
     """A time field in seconds, bounded both ways, whose error says the bound in days too."""
     return forms.IntegerField(label=label, min_value=low, max_value=high, required=False,
                               error_messages={"max_value": lazy(_at_most, str)(high)}, **kwargs)
+
+
+def _count_error(low: int, high: int) -> str:
+    return gettext("Enter a whole number of deals from %(low)s to %(high)s.") % {"low": low, "high": high}
+
+
+def count_field(label, low: int, high: int, initial: int) -> forms.IntegerField:
+    """A number of deals, bounded both ways; every refusal says the bounds."""
+    message = lazy(_count_error, str)(low, high)
+    return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial, required=False,
+                              error_messages={"invalid": message, "min_value": message, "max_value": message})
+
+
+DOMINO_FIELDS = {"sevens": "domino_sevens", "blind_deals": "domino_blind_deals", "grab_deals": "domino_grab_deals",
+                 "misere_deals": "domino_misere_deals", "final_stage": "domino_final_stage"}
+
+
+def domino_options(data: dict) -> dict:
+    """Domino Poker's engine options from the form's cleaned data (an empty count: the field's default)."""
+    options = {}
+    for option, name in DOMINO_FIELDS.items():
+        value = data.get(name)
+        if option == "final_stage":
+            options[option] = bool(value)
+        else:
+            options[option] = NewGameForm.base_fields[name].initial if value is None else value
+    return options
 
 
 # Odessa's special deals, as the form and the lobby name them.
@@ -67,6 +94,13 @@ class NewGameForm(forms.Form):
     ipuker_overflow = forms.ChoiceField(label=_("When the cards overflow the fields"), required=False, initial="basic",
                                         choices=[("basic", _("basic: players pay")), ("kids", _("kids: nobody wins")),
                                                  ("cards", _("cards: random layout"))])
+    # Domino Poker: the number of deals of each stage (rules/domino-poker.md "Stages")
+    domino_sevens = count_field(_("Deals of 7 tiles in stage 1"), 0, 10, 4)
+    domino_blind_deals = count_field(_("Blind deals (stage 2)"), 0, 4, 1)
+    domino_grab_deals = count_field(_("Grab deals (stage 3)"), 0, 4, 1)
+    domino_misere_deals = count_field(_("Misère deals (stage 4)"), 0, 4, 1)
+    domino_final_stage = forms.BooleanField(label=_("Final stage: one tile each, show or hide (stage 5)"),
+                                            required=False)
     # Odessa poker
     odessa_deck = forms.TypedChoiceField(
         label=_("Deck"), required=False, initial=36, coerce=int,
@@ -122,6 +156,8 @@ class NewGameForm(forms.Form):
     PER_GAME = {
         "durak": ["durak_mode", "durak_teams", "attacker_seconds", "defender_seconds", "throwers_seconds"],
         "ipuker": ["ipuker_leader_order", "ipuker_min_stake", "ipuker_max_stake", "ipuker_overflow"],
+        "domino_poker": ["domino_sevens", "domino_blind_deals", "domino_grab_deals", "domino_misere_deals",
+                         "domino_final_stage"],
         "odessa": ["odessa_deck", "odessa_max_hand", "odessa_trump", "odessa_dealer_rule", "odessa_joker_demand",
                    *ODESSA_SPECIAL_FIELDS, "odessa_specials_mode", "odessa_special_multiplier"],
     }
@@ -132,6 +168,11 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # The options of the games not chosen are hidden on the page: their errors must not block the form.
+        for slug, names in self.PER_GAME.items():
+            if slug != data.get("engine"):
+                for name in names:
+                    self._errors.pop(name, None)
         if data.get("engine") == "odessa":
             data["players"] = data.get("players") or ODESSA_DEFAULT_PLAYERS
             chosen = [data.get(name) for name in ODESSA_SPECIAL_FIELDS if data.get(name)]
@@ -155,9 +196,26 @@ class NewGameForm(forms.Form):
                     "min_stake": data["ipuker_min_stake"] or 9,
                     "max_stake": data["ipuker_max_stake"] or 30,
                     "overflow": data["ipuker_overflow"] or "basic"}
+        if engine == "domino_poker":
+            return domino_options(data)
         if engine == "odessa":
             return odessa_options(data, specials_posted=any(name in self.data for name in ODESSA_SPECIAL_FIELDS))
         return {}
+
+    def domino_schedule(self) -> list[str]:
+        """Domino Poker's deal schedule in words for the options as filled in (the defaults until they are valid)."""
+        from gameplay.domino import schedule_lines
+
+        data = {name: self[name].value() for name in DOMINO_FIELDS.values()}
+        fields = {name: self.fields[name] for name in DOMINO_FIELDS.values()}
+        try:
+            cleaned = {name: fields[name].clean(value) for name, value in data.items()}
+        except forms.ValidationError:
+            cleaned = {}
+        try:
+            return schedule_lines(domino_options(cleaned))
+        except ValueError:
+            return schedule_lines({})
 
     def odessa_schedule(self) -> str:
         """The Odessa deal schedule of the options shown, in words (the defaults on an empty form;

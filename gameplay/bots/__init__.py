@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from gameplay.bots.domino_poker import choose_domino_poker_action
 from gameplay.bots.durak import choose_durak_action
 from gameplay.bots.ipuker import choose_ipuker_action
 from gameplay.bots.joker import choose_joker_action
@@ -24,6 +25,7 @@ Action = dict[str, Any]
 Policy = Callable[[dict, list[Action], random.Random], Action]
 
 POLICIES: dict[str, Policy] = {
+    "domino_poker": choose_domino_poker_action,
     "joker": choose_joker_action,
     "durak": choose_durak_action,
     "ipuker": choose_ipuker_action,

@@ -10,12 +10,15 @@ ARCHITECTURE.md ("The engine contract").
 from __future__ import annotations
 
 from .core import Engine, IllegalMove
+from .domino_poker import DominoPokerEngine
 from .durak import DurakEngine
 from .ipuker import IpukerEngine
 from .joker import JokerEngine
 from .odessa import OdessaEngine
 
 ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine(), OdessaEngine())}
+
+ENGINES[DominoPokerEngine.slug] = DominoPokerEngine()
 
 
 def get_engine(slug: str) -> Engine:

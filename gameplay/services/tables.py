@@ -184,6 +184,9 @@ def _start_if_full(game: Game) -> None:
     game.version = 0
     game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
     seat_clocks.update_clocks(game, engine, now, mover=None)
+    opening = getattr(engine, "opening_events", None)  # what the start itself shows (domino Poker's draw)
+    if opening is not None:
+        game_changed(game, events=opening(game.state))
 
 
 MAX_SERIES = 20

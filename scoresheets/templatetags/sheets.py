@@ -26,6 +26,14 @@ def in_order(cells, order):
 
 
 @register.filter
+def domino_stage(stage: int) -> str:
+    """A domino Poker stage's heading on its sheet: "Stage 2: blind" ("Этап 2: «Вслепую»")."""
+    from gameplay.domino import stage_name
+
+    return stage_name(stage)
+
+
+@register.filter
 def odessa_special(name) -> str:
     """An Odessa special deal's name in the active language ("" for an ordinary deal)."""
     from gameplay.movelog.odessa import special_name

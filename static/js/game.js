@@ -228,7 +228,7 @@
     if (!view) return;
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
-    if (current.hands) root.appendChild(renderHands(current.hands));
+    if (current.hands) root.appendChild(renderer.renderHands ? renderer.renderHands(current.hands) : renderHands(current.hands));
     const outcome = renderOutcome(current.result);
     if (outcome) root.appendChild(outcome);
     if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));

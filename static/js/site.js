@@ -7,6 +7,9 @@
 // - <form data-engine-options>: shows only the chosen game's options (the new table form);
 // - [data-dismissable="key"] with a [data-dismiss] button: hidden when clicked, and on later
 //   pages too (the key is kept in localStorage; the first-game rules notice).
+// - [data-preview-url] in a form: asks that URL, with the fields it names (data-preview-fields),
+//   for lines to show in its [data-preview-lines] whenever one of them changes (Domino Poker's
+//   deal schedule on the new table form); a refusal goes to its [data-preview-error].
 // - <input data-browser-zone="fill">: the time zone box takes the browser's zone when it is one of its list.
 (function () {
   "use strict";
@@ -42,6 +45,48 @@
     }
     select.addEventListener("change", sync);
     sync();
+  });
+
+  document.querySelectorAll("form [data-preview-url]").forEach(function (box) {
+    const form = box.closest("form");
+    const names = box.dataset.previewFields.split(" ");
+    const lines = box.querySelector("[data-preview-lines]");
+    const error = box.querySelector("[data-preview-error]");
+    let timer = null;
+    let latest = null;
+    function query() {
+      const params = new URLSearchParams();
+      names.forEach(function (name) {
+        const input = form.elements[name];
+        if (!input) return;
+        if (input.type === "checkbox") { if (input.checked) params.set(name, "on"); } else params.set(name, input.value);
+      });
+      return params.toString();
+    }
+    function update() {
+      const request = latest = fetch(box.dataset.previewUrl + "?" + query(), { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (data) {
+          if (request !== latest) return;
+          box.classList.toggle("refused", !data.ok);
+          if (data.ok) {
+            lines.replaceChildren.apply(lines, data.lines.map(function (line) {
+              const item = document.createElement("li");
+              item.textContent = line;
+              return item;
+            }));
+          }
+          error.textContent = data.ok ? "" : Object.values(data.errors).flat().join(" ");
+        })
+        .catch(function () {});
+    }
+    function changed(event) {
+      if (!names.includes(event.target.name)) return;
+      clearTimeout(timer);
+      timer = setTimeout(update, 150);
+    }
+    form.addEventListener("input", changed);
+    form.addEventListener("change", changed);
   });
 
   document.querySelectorAll("[data-dismissable]").forEach(function (box) {

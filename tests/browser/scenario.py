@@ -31,13 +31,18 @@
 - ``two_joker_tables USERNAME PASSWORD``: two such tables, both waiting for his move.
 - ``replayable_game USERNAME PASSWORD``: a two-player Durak game against a
   computer, played to its end.
-- ``phone_tables USERNAME PASSWORD``: an English-speaking player at four
+- ``phone_tables USERNAME PASSWORD``: an English-speaking player at five
   4-player tables with computer players, each at a moment where it is his
   move: Joker in the bids of the first deal (``joker_first``) and of the
   first 9-card deal (``joker``: pulka 1 on the sheet), Durak when he defends
-  (a "Take" button), Ipuker in its third round (his stake); and an open
+  (a "Take" button), Ipuker in its third round (his stake), domino Poker
+  with 7 tiles to play from (``domino_poker``); and an open
   table of another player with a long name. Fixed seeds, so the same on
   every run.
+- ``domino_leader USERNAME PASSWORD``: a domino Poker table for two brought
+  to stage 5 where the player leads (see the function).
+- ``domino_final USERNAME PASSWORD [MOMENT]``: a domino Poker table for four
+  at stage 5's secret choice, the player's still to make, or at his blind bid.
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
@@ -367,6 +372,60 @@ def _play_until(user, engine: str, options: dict | None, wanted) -> dict:
     raise AssertionError(f"no {engine} seed up to {MAX_SEEDS} reaches the wanted moment")
 
 
+def domino_leader(username: str, password: str) -> dict:
+    """``domino_leader USERNAME PASSWORD``: an English-speaking player's domino Poker table for two
+    against a computer, with stage 1 only (no deals of 7) and stage 5, brought to stage 5 where the
+    player leads and points at a tile of the row (he bids 0 and plays his first allowed tile;
+    seeds 1, 2, 3... until he leads)."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    user = _player(username, password)
+    options = {"sevens": 0, "blind_deals": 0, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    for seed in map(str, range(1, MAX_SEEDS + 1)):
+        game = services.create_game(user, "domino_poker", options, players=2)
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_sha256=seed_hash(seed))
+        services.fill_with_bots(game.pk, user)
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            legal = game_payload(game, 0)["legal"]
+            if game.status != Game.Status.ACTIVE or not legal or game.state["phase"] == "reveal":
+                break
+            if legal[0]["type"] == "pick":
+                return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version,
+                        "totals": game_payload(game, 0)["view"]["totals"]}
+            services.submit_move(game.pk, user, legal[0], game.version)
+        game.delete()
+    raise AssertionError(f"no seed up to {MAX_SEEDS} makes the player lead stage 5")
+
+
+def domino_final(username: str, password: str, moment: str = "final") -> dict:
+    """``domino_final USERNAME PASSWORD [MOMENT]``: an English-speaking player's domino Poker table for
+    four (three computers), stage 1 without deals of 7, a blind deal and stage 5, brought to stage 5's
+    secret choice, his still to make (MOMENT ``final``), or to his bid in the blind deal (``blind``).
+    He bids 0, plays his first allowed tile, and points at the first tile to the right if he leads."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game, seed_hash
+
+    user = _player(username, password)
+    options = {"sevens": 0, "blind_deals": 1, "grab_deals": 0, "misere_deals": 0, "final_stage": True}
+    wanted = "bid" if moment == "blind" else "reveal"
+    game = services.create_game(user, "domino_poker", options, players=4)
+    Game.objects.filter(pk=game.pk).update(seed="3", seed_sha256=seed_hash("3"))
+    services.fill_with_bots(game.pk, user)
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(pk=game.pk)
+        legal = game_payload(game, 0)["legal"]
+        if legal and legal[0]["type"] == wanted and (moment != "blind" or game.state["kind"] == "blind"):
+            return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
+        if game.status != Game.Status.ACTIVE or not legal:
+            raise AssertionError(f"game {game.pk} stopped at version {game.version} before stage 5")
+        services.submit_move(game.pk, user, legal[0], game.version)
+    raise AssertionError("stage 5 never came")
+
+
 def phone_tables(username: str, password: str) -> dict:
     from gameplay import services
 
@@ -381,6 +440,8 @@ def phone_tables(username: str, password: str) -> dict:
         "durak": _play_until(user, "durak", None, lambda g, p: any(a["type"] == "take" for a in p["legal"])),
         "ipuker": _play_until(user, "ipuker", None, lambda g, p: p["view"]["round"] >= 3
                               and any(a["type"] == "stake" for a in p["legal"])),
+        "domino_poker": _play_until(user, "domino_poker", None, lambda g, p: g.state["tiles"] == 7
+                                    and any(a["type"] == "play" for a in p["legal"])),
         "odessa": _play_until(user, "odessa", None, lambda g, p: g.state["cards"] == 9 and p["view"]["phase"] == "bid"),
     }
 
@@ -463,7 +524,8 @@ SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
-             "phone_tables": phone_tables, "league_game": league_game,
+             "phone_tables": phone_tables, "league_game": league_game, "domino_leader": domino_leader,
+             "domino_final": domino_final,
              "replayable_game": replayable_game,
              "league_players": league_players, "league_entries": league_entries,
              "league_game_resigned": league_game_resigned}

@@ -4,9 +4,10 @@ On a phone the header is one line, no page scrolls sideways, and on the game
 page of every game kind the player's hand and move buttons are on the screen
 when it is his turn, without scrolling. A score sheet wider than the screen
 scrolls inside its own box, with a shadow on the side where more of it is.
-The set-up (`phone_tables` in scenario.py) gives one player four games at
+The set-up (`phone_tables` in scenario.py) gives one player six games at
 his move: Joker at its first deal and at its first 9-card deal, Durak when
-he defends, Ipuker in its third round, Odessa poker bidding on a full 9-card hand.
+he defends, Ipuker in its third round, Odessa poker bidding on a full 9-card hand, domino
+Poker at its first 7-tile deal.
 """
 
 import re
@@ -25,7 +26,7 @@ PHONE = {"width": 390, "height": 844}
 NARROW_PHONE = {"width": 320, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 SLACK = 1  # px: rounding of fractional layouts
-GAMES = ("joker_first", "joker", "durak", "ipuker", "odessa")
+GAMES = ("joker_first", "joker", "durak", "ipuker", "odessa", "domino_poker")
 # The player's controls during his turn: his cards and the move buttons (bids, Take, stakes...).
 CONTROLS = "#table .hand button[data-card], #table .controls button, #table .controls label.ahead"
 SHADOWED = 235  # the brightest pixel of a strip under the shadow is below this...
@@ -171,7 +172,9 @@ def test_on_a_phone_the_hand_and_the_move_buttons_are_on_the_screen_at_his_turn_
     assert page.evaluate("() => window.scrollY") == 0
     controls = page.evaluate(BOX_JS, CONTROLS)
     assert controls, "no cards and no move buttons"
-    if game != "ipuker":  # Ipuker has no hand: the secret choices are its moves
+    if game == "domino_poker":  # tiles, not cards
+        assert page.locator("#table .hand button[data-tile]").count() >= 1
+    elif game != "ipuker":  # Ipuker has no hand: the secret choices are its moves
         assert page.locator("#table .hand button[data-card]").count() >= 1
     for box in controls:
         assert box["width"] > 0 and box["height"] > 0, f"{box['text']!r} is not shown: {box}"
@@ -256,8 +259,8 @@ def test_on_a_phone_the_header_keeps_the_lobby_link_the_badge_and_his_name(phone
     page = phone
     header = page.locator(".site-header")
     expect(header.locator("nav a", has_text="Lobby")).to_be_visible()
-    expect(header.locator("#games-waiting .count")).to_have_text("4")
-    expect(header.locator("#games-waiting")).to_have_accessible_name(re.compile(r"Your move\s*4"))
+    expect(header.locator("#games-waiting .count")).to_have_text("6")
+    expect(header.locator("#games-waiting")).to_have_accessible_name(re.compile(r"Your move\s*6"))
     expect(header.locator(".user-name")).to_have_text(USERNAME)
     expect(header.locator(".brand")).to_have_accessible_name("Kitchen table")
     expect(header.locator(".brand-icon")).to_be_visible()

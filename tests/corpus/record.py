@@ -62,7 +62,19 @@ DURAK = [
     Scenario("durak-series", "durak", 3, 211, series=3, passive_throws=True),
 ]
 
+DOMINO_POKER = [
+    Scenario("domino-poker-4", "domino_poker", 4, 401),
+    Scenario("domino-poker-2-final", "domino_poker", 2, 402, options={"final_stage": True}, auto_every=9),
+    Scenario("domino-poker-3-stages", "domino_poker", 3, 403,
+             options={"sevens": 1, "blind_deals": 2, "grab_deals": 2, "misere_deals": 0, "final_stage": True}),
+    Scenario("domino-poker-4-final", "domino_poker", 4, 404, options={"sevens": 0, "final_stage": True},
+             auto_every=5),
+    Scenario("domino-poker-timeout", "domino_poker", 3, 405, timeout_at=30),
+    Scenario("domino-poker-resign", "domino_poker", 2, 406, resign_at=20),
+]
+
 SCENARIOS = [
+    *DOMINO_POKER,
     Scenario("joker-full", "joker", 4, 101),
     Scenario("joker-autoplay", "joker", 4, 102, auto_every=7),
     Scenario("joker-timeout", "joker", 4, 103, timeout_at=40),

@@ -240,6 +240,93 @@ def recount_jokers(state: State) -> None:
                            for shown, hand in zip(state["joker_shown"], state["hands"], strict=True)]
 
 
+class DominoPokerPlaces:
+    """Hands (in a blind deal's bidding nobody sees his own), the undealt tiles, stage 5's row (the
+    dealt positions known to their owners, the turned tile to everybody, once pointed at), stage 5's
+    committed but unrevealed choices with their time-out flag, the seed."""
+
+    setups = [(players, options) for players in (2, 3, 4)
+              for options in ({"sevens": 0, "final_stage": True},
+                              {"sevens": 1, "blind_deals": 2, "grab_deals": 0, "misere_deals": 1,
+                               "final_stage": True})]
+    playout_moves = 400
+    moments = {"a blind deal's bidding": lambda state: state["kind"] == "blind" and state["phase"] == "bid",
+               "a deal's last trick": lambda state: state["phase"] == "play"
+               and sum(map(len, state["hands"])) <= state["players"],
+               "the leader's pick": lambda state: state["phase"] == "pick",
+               "the reveal": lambda state: state["phase"] == "reveal",
+               "a choice made": lambda state: state["phase"] == "reveal" and any(
+                   choice is not None for choice in state["choices"]),
+               "the end": lambda state: state["phase"] == "over"}
+
+    def changes(self, state: State) -> list[Change]:
+        changes = [other_seed()]
+        if state["kind"] == "final":
+            return changes + domino_row_swaps(state) + domino_choices(state)
+        blind = domino_blind_bidding(state)
+        hidden = [(("hands", seat), list(state["hands"][seat]), frozenset() if blind else frozenset([seat]))
+                  for seat in range(state["players"])]
+        hidden.append((("rest",), list(state["rest"]), frozenset()))
+        return changes + exchanges(hidden)
+
+    def knowers_after(self, change: Change, before: State, results: tuple[Result, Result]) -> frozenset[int] | None:
+        after = results[0][0]
+        if change.kind == "seed" and (after["deal"] != before["deal"] or after["phase"] == "over"):
+            return None  # the next deal is dealt from the seed
+        if before["phase"] == "pick":
+            return None  # pointing turns a tile of the row for everybody and deals the tiles after it
+        if before["phase"] == "reveal" and after["phase"] != "reveal":
+            if change.kind == "choices":
+                return None  # the last choice reveals every choice
+            shown = {tile for state, _ in results for tile in state["history"][-1]["shown"] if tile}
+            return None if shown & set(change.cards) else change.knowers
+        if domino_blind_bidding(before) and not domino_blind_bidding(after):
+            return None  # the last blind bid shows every hand to its owner
+        if domino_blind_bidding(after) or before["kind"] == "final":
+            return change.knowers
+        return change.knowers | holders(after, change.cards) | holders(results[1][0], change.cards)
+
+
+def domino_blind_bidding(state: State) -> bool:
+    return state["kind"] == "blind" and state["phase"] == "bid"
+
+
+def domino_row_swaps(state: State) -> list[Change]:
+    """Swaps of two face-down tiles of stage 5's row, each known to the seat dealt it (if any); the
+    players' hands follow the row."""
+    positions = state["positions"] or []
+    public = {state["pick"]["index"]} if state["pick"] else set()
+    record = state["history"][-1] if state["history"] and state["history"][-1]["kind"] == "final" else None
+    if record is not None:  # the tiles shown at the reveal
+        public |= {position for position, tile in zip(positions, record["shown"], strict=True) if tile}
+    owner = {position: seat for seat, position in enumerate(positions)}
+
+    def follow(other: State) -> None:
+        if other["positions"] is not None:
+            other["hands"] = [[other["row"][position]] for position in other["positions"]]
+
+    changes = []
+    for first, second in combinations([index for index in range(len(state["row"])) if index not in public], 2):
+        knowers = frozenset(owner[index] for index in (first, second) if index in owner)
+        change = exchange((("row",), state["row"][first]), (("row",), state["row"][second]), knowers, follow)
+        changes.append(replace(change, kind="row (dealt)" if knowers else "row"))
+    return changes
+
+
+def domino_choices(state: State) -> list[Change]:
+    """The other value (and time-out flag) of every committed, unrevealed show-or-hide choice."""
+    if state["phase"] != "reveal":
+        return []
+    changes = []
+    for seat, choice in enumerate(state["choices"]):
+        if choice is None:
+            continue
+        for show, auto in ((True, False), (False, False), (False, True)):
+            if (show, auto) != (choice, state["auto"][seat]):
+                changes.append(new_value("choices", seat, show, auto, frozenset()))
+    return changes
+
+
 class IpukerPlaces:
     """Committed but unrevealed stakes and card counts (the leader sees the counts), with their
     time-out flag; the leaders still to come in ``random`` order; the seed."""
@@ -476,6 +563,9 @@ def refusal_differences(engine: Engine, state: State, change: Change) -> list[st
             if first != second:
                 found.append(f"seat {seat} tries {action}: {first!r} != {second!r}")
     return found
+
+
+HIDDEN_PLACES["domino_poker"] = DominoPokerPlaces()
 
 
 # -- the tests ---------------------------------------------------------------------------------------

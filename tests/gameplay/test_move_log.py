@@ -259,3 +259,40 @@ def test_in_durak_every_seat_and_a_spectator_read_the_same_log(players):
         game = play(game, players, first_legal(game)[1])
     logs = [log_lines(client_for(players[0]), game), log_lines(client_for(players[1]), game), log_lines(Client(), game)]
     assert logs[0] == logs[1] == logs[2] and len(logs[0]) == 3
+
+
+# -- domino Poker: bids, tiles, and the secret show-or-hide of stage 5 ------------------
+
+DOMINO = get_engine("domino_poker")
+
+
+def test_domino_bids_and_tiles_read_in_words_in_english_and_russian(players):
+    game = seeded_game(players[:2], "domino_poker", "5")
+    starter = DOMINO.actors(game.state)[0]
+    game = play(game, players, {"type": "bid", "tricks": 1})
+    game = play(game, players, {"type": "bid", "tricks": 0})
+    tile = DOMINO.legal_actions(game.state, starter)[0]["tile"]
+    game = play(game, players, {"type": "play", "tile": tile})
+    assert log_lines(Client(), game) == [f"player{starter} bids 1", f"player{1 - starter} passes",
+                                         f"player{starter} plays the tile {tile}"]
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")[2] == f"player{starter} кладёт {tile}"
+
+
+def test_a_domino_show_or_hide_is_read_by_its_maker_only_until_every_choice_is_in(players):
+    game = services.create_game(players[0], "domino_poker", {"sevens": 0, "blind_deals": 0, "grab_deals": 0,
+                                                            "misere_deals": 0, "final_stage": True}, players=2)
+    services.join_game(game.pk, players[1])
+    game.refresh_from_db()
+    while game.state["phase"] != "reveal":
+        position = DOMINO.actors(game.state)[0]
+        game = play(game, players, DOMINO.auto_action(game.state, position))
+    assert "counts to the right" in log_lines(Client(), game)[-1]
+    services.submit_move(game.pk, players[1], {"type": "reveal", "show": True}, game.version)
+    game.refresh_from_db()
+    Move.objects.filter(game=game, seq=game.version).update(by=Move.By.TIMEOUT)  # no mark may tell it either
+    assert log_lines(client_for(players[1]), game)[-1] == "player1 shows the tile (timeout)"
+    assert log_lines(client_for(players[0]), game)[-1] == "player1 chooses in secret whether to show"
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")[-1] == "player1 втайне решает, вскрываться ли"
+    services.submit_move(game.pk, players[0], {"type": "reveal", "show": False}, game.version)
+    game.refresh_from_db()
+    assert log_lines(Client(), game)[-2:] == ["player1 shows the tile (timeout)", "player0 hides the tile"]

@@ -29,7 +29,7 @@ from gameplay.services.clocks import expire_seat
 from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
-ENGINES = {"joker": 4, "durak": 3, "ipuker": 4, "odessa": 4}
+ENGINES = {"joker": 4, "durak": 3, "ipuker": 4, "odessa": 4, "domino_poker": 3}
 SEED = "8"  # dealt so that by its totals alone the sheet would rank the late player first
 
 

@@ -1,0 +1,190 @@
+"""The domino Poker computer player: ``choose_domino_poker_action(view, legal, rng)``.
+
+Pure Python (no Django): it reads only the seat's view and its legal actions.
+
+- Bid: the unseen tiles are dealt at random ``SAMPLES`` times and each deal
+  is played out greedily by everybody (lead the strongest tile, win as
+  cheaply as possible, else throw the weakest); the bot bids what scores
+  best on average over those playouts (so the poker, ``0-0``, high trumps
+  and, with few players, high ordinary tiles count as they do in play).
+  Blind, its own tiles are dealt at random too.
+- Play: while it wants tricks (bid not made yet; always in Хапок) it wins the
+  trick as cheaply as it can, or leads its strongest tile; once it has its
+  bid (and always in Мизер) it plays the strongest tile that still loses, or
+  its weakest tile when every tile wins.
+- Stage 5, pointing: the row is a fresh shuffle and every tile lies face
+  down, so no position or direction is better than another: it points at
+  random.
+- Stage 5, show or hide: the expected points of showing, computed exactly
+  over the tiles it cannot see, assuming the others show when their tile has
+  at least ``OTHERS_SHOW_FROM[players]`` pips (8 of 3 players, 9 of 4: the
+  symmetric equilibria); it shows when that is positive.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from gameplay.engine.domino_poker_rules import (
+    FINAL_POINTS,
+    GRAB,
+    MISERE,
+    allowed_tiles,
+    bid_points,
+    trick_winner,
+    weakness,
+)
+from gameplay.engine.dominoes import TILES, pips
+
+Action = dict[str, Any]
+
+SAMPLES = 60  # random deals of the unseen tiles played out to estimate a bid
+# Stage 5: the bot assumes the others show tiles of this many pips or more. With 3 and 4 players
+# these are the symmetric equilibria (showing from 8, resp. 9, is the best answer to everybody
+# else doing so); with 2 there is none of that kind, and 6 is the threshold whose best answer
+# is to show from 7, the median tile.
+OTHERS_SHOW_FROM = {2: 6, 3: 8, 4: 9}
+
+
+def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    """The bot's move for the seat whose ``view`` and ``legal`` actions are given."""
+    if not legal:
+        raise ValueError("This seat has no move to make now.")
+    phase = view.get("phase")
+    if phase == "bid":
+        return choose_bid(view, legal, rng)
+    if phase == "play":
+        return choose_play(view, legal)
+    if phase == "reveal":
+        return choose_reveal(view, legal)
+    return rng.choice(legal)
+
+
+# -- bidding -----------------------------------------------------------------------
+
+
+def rollout_tricks(hands: list[list[str]], leader: int, seat: int) -> int:
+    """The tricks ``seat`` takes when every player plays greedily: lead the strongest tile, win a
+    trick as cheaply as possible, else throw the weakest."""
+    hands = [list(hand) for hand in hands]
+    players = len(hands)
+    taken = 0
+    while hands[leader]:
+        plays: list[str] = []
+        for offset in range(players):
+            player = (leader + offset) % players
+            allowed = allowed_tiles(hands[player], plays[0] if plays else None)
+            if not plays:
+                tile = max(allowed, key=weakness)
+            else:
+                winning = [code for code in allowed if trick_winner([*plays, code]) == len(plays)]
+                tile = min(winning or allowed, key=weakness)
+            hands[player].remove(tile)
+            plays.append(tile)
+        leader = (leader + trick_winner(plays)) % players
+        taken += leader == seat
+    return taken
+
+
+def sampled_tricks(hand: list[str] | None, view: dict, rng: random.Random, samples: int = SAMPLES) -> list[int]:
+    """The tricks the seat takes in ``samples`` greedy playouts, the unseen tiles dealt at random
+    (its own too when ``hand`` is ``None``: a blind bid)."""
+    players, tiles, seat, starter = view["players"], view["tiles"], view["seat"], view["starter"]
+    known = list(hand or [])
+    unseen = [code for code in TILES if code not in known]
+    results = []
+    for _ in range(samples):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands = []
+        for player in range(players):
+            if player == seat and hand is not None:
+                hands.append(list(hand))
+            else:
+                hands.append(pool[:tiles])
+                pool = pool[tiles:]
+        results.append(rollout_tricks(hands, starter, seat))
+    return results
+
+
+def expected_points(bid: int, tricks: list[int]) -> float:
+    return sum(bid_points(bid, taken) for taken in tricks) / len(tricks)
+
+
+def choose_bid(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    """The bid with the best expected points over sampled playouts (the lower one on a tie)."""
+    hand = None if view.get("hand_face_down") else list(view["hand"] or [])
+    tricks = sampled_tricks(hand, view, rng)
+    return max(legal, key=lambda action: (expected_points(action["tricks"], tricks), -action["tricks"]))
+
+
+# -- playing -----------------------------------------------------------------------------
+
+
+def wants_tricks(view: dict) -> bool:
+    seat, kind = view["seat"], view["kind"]
+    if kind == GRAB:
+        return True
+    if kind == MISERE:
+        return False
+    return view["bids"][seat] > view["taken"][seat]
+
+
+def _power(action: Action) -> tuple:
+    return weakness(action["tile"])
+
+
+def choose_play(view: dict, legal: list[Action]) -> Action:
+    """Win cheaply while it wants tricks; otherwise stay under the winning tile."""
+    seat = view["seat"]
+    played = [play["tile"] for play in view["trick"]]
+    want = wants_tricks(view)
+    if not played:
+        return max(legal, key=_power) if want else min(legal, key=_power)
+    position = len(played)
+    winning = [action for action in legal if trick_winner([*played, action["tile"]]) == position]
+    if not winning:
+        return min(legal, key=_power)
+    if want:
+        # Later players may still overtake: the last to play wins with the cheapest, the others with
+        # a tile likely to hold (the strongest ones) only when the trick is worth it.
+        return min(winning, key=_power)
+    losing = [action for action in legal if action not in winning]
+    if losing:
+        return max(losing, key=_power)
+    return min(legal, key=_power)
+
+
+# -- stage 5 ------------------------------------------------------------------------------
+
+
+def show_value(own: str, seen: set[str], others: int) -> float:
+    """Expected points of showing ``own`` when the ``others`` show their tiles of
+    ``OTHERS_SHOW_FROM[others + 1]`` pips or more."""
+    threshold = OTHERS_SHOW_FROM[others + 1]
+    unseen = [code for code in TILES if code not in seen]
+    total = 0.0
+    count = 0
+    mine = pips(own)
+    for tiles in combinations(unseen, others):
+        shown = [pips(code) for code in tiles if pips(code) >= threshold]
+        count += 1
+        if not shown or mine > max(shown):
+            total += FINAL_POINTS
+        elif mine < max(shown):
+            total -= FINAL_POINTS
+    return total / count if count else FINAL_POINTS
+
+
+def choose_reveal(view: dict, legal: list[Action]) -> Action:
+    """Show when showing is worth more than nothing on average (see ``show_value``)."""
+    own = view["final_tiles"][view["seat"]] if view.get("final_tiles") else None
+    if own is None:
+        return next(action for action in legal if action["show"] is False)
+    seen = {own}
+    if view.get("pick"):
+        seen.add(view["pick"]["tile"])
+    show = show_value(own, seen, view["players"] - 1) > 0
+    return next(action for action in legal if action["show"] is show)
