@@ -45,7 +45,7 @@ def domino_options(data: dict) -> dict:
         if option == "final_stage":
             options[option] = bool(value)
         else:
-            options[option] = NewGameForm.base_fields[name].initial if value is None else value
+            options[option] = GameOptionsForm.base_fields[name].initial if value is None else value
     return options
 
 
@@ -58,33 +58,18 @@ ODESSA_DEFAULT_PLAYERS = 4
 ODESSA_SPECIAL_FIELDS = ["odessa_special_1", "odessa_special_2", "odessa_special_3", "odessa_special_4"]
 
 
-class NewGameForm(forms.Form):
-    engine = forms.ChoiceField(label=_("Game"))
-    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, required=False)
-    time_preset = forms.ChoiceField(
-        label=_("Time control"),
-        choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
-        initial=clocks.DEFAULT_PRESET,
-    )
-    move_seconds = seconds_field(_("Time per move, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
-                                 help_text=_("Leave empty to use the preset."))
-    reserve_seconds = seconds_field(_("Reserve time, seconds"), 0, MAX_RESERVE_SECONDS,
-                                    help_text=_("Leave empty to use the preset."))
-    on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
-                                   initial=Game.OnTimeout.AUTOPLAY)
-    night_pause = forms.BooleanField(
-        label=_("Players' night pauses apply"), required=False, initial=True,
-        help_text=_("Each player's clock stops during the night window set in their profile (not on Live tables)."),
-    )
-    series_length = forms.IntegerField(label=_("Games in the series"), min_value=1, max_value=20, initial=1, required=False,
-                                       help_text=_("The next game starts by itself when one ends."))
+class GameOptionsForm(forms.Form):
+    """Every game's options as whoever sets up its tables chooses them: the one
+    place that decides a game's option fields (`OPTIONS`) and turns them into
+    the engine's options (`engine_options`; the engine then validates them).
+    The new-table form and the league form (leagues/forms.py) are built on it,
+    so a game's options added here appear on both. A subclass has an `engine`
+    choice field; its page shows `game_fieldsets()` (gameplay/_game_options.html)."""
+
     # Durak
     durak_mode = forms.ChoiceField(label=_("Durak variant"), required=False, initial="podkidnoy",
                                    choices=[("podkidnoy", _("podkidnoy (throw-in)")), ("perevodnoy", _("perevodnoy (transfer)"))])
     durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
-    attacker_seconds = seconds_field(_("Attacker's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
-    defender_seconds = seconds_field(_("Defender's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
-    throwers_seconds = seconds_field(_("Throwers' time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
     # Ipuker
     ipuker_leader_order = forms.ChoiceField(label=_("Order of leaders"), required=False, initial="clockwise",
                                             choices=[("clockwise", _("clockwise")), ("random", _("random"))])
@@ -144,27 +129,16 @@ class NewGameForm(forms.Form):
         label=_("Points in the specials"), required=False, coerce=int, initial=2,
         choices=[(2, _("doubled")), (3, _("tripled"))],
         help_text=_("Golden and miser count 10 a trick times this; blind and no trump multiply the usual points."))
-    is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
-    rated = forms.BooleanField(
-        label=_("Rated game"), required=False, initial=True,
-        help_text=_("The result changes the players' ratings. A game with a computer player is never rated."),
-    )
-    fill_with_bots = forms.BooleanField(label=_("Fill the empty seats with computer players"), required=False)
 
-    COMMON = ["engine", "players", "time_preset", "move_seconds", "reserve_seconds", "on_timeout", "night_pause",
-              "series_length", "is_private", "rated", "fill_with_bots"]
-    PER_GAME = {
-        "durak": ["durak_mode", "durak_teams", "attacker_seconds", "defender_seconds", "throwers_seconds"],
+    OPTIONS = {
+        "durak": ["durak_mode", "durak_teams"],
         "ipuker": ["ipuker_leader_order", "ipuker_min_stake", "ipuker_max_stake", "ipuker_overflow"],
         "domino_poker": ["domino_sevens", "domino_blind_deals", "domino_grab_deals", "domino_misere_deals",
                          "domino_final_stage"],
         "odessa": ["odessa_deck", "odessa_max_hand", "odessa_trump", "odessa_dealer_rule", "odessa_joker_demand",
                    *ODESSA_SPECIAL_FIELDS, "odessa_specials_mode", "odessa_special_multiplier"],
     }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
+    PER_GAME = OPTIONS  # the fields shown for each game (a subclass may add its own)
 
     def clean(self):
         data = super().clean()
@@ -174,20 +148,17 @@ class NewGameForm(forms.Form):
                 for name in names:
                     self._errors.pop(name, None)
         if data.get("engine") == "odessa":
-            data["players"] = data.get("players") or ODESSA_DEFAULT_PLAYERS
             chosen = [data.get(name) for name in ODESSA_SPECIAL_FIELDS if data.get(name)]
             if len(set(chosen)) < len(chosen):
                 self.add_error(None, _("Each special deal may be chosen only once."))
         return data
-
-    def common_fields(self):
-        return [self[name] for name in self.COMMON]
 
     def game_fieldsets(self):
         """(engine slug, its fields) for the games that have options."""
         return [(slug, [self[name] for name in names]) for slug, names in self.PER_GAME.items() if slug in ENGINES]
 
     def engine_options(self) -> dict:
+        """The chosen game's options for its engine, from the cleaned data."""
         data, engine = self.cleaned_data, self.cleaned_data["engine"]
         if engine == "durak":
             return {"mode": data["durak_mode"] or "podkidnoy", "teams": bool(data["durak_teams"])}
@@ -227,6 +198,57 @@ class NewGameForm(forms.Form):
         if self.is_valid() and self.cleaned_data.get("engine") == "odessa":
             return schedule_text(self.cleaned_data["players"], self.engine_options())
         return ""
+
+
+class NewGameForm(GameOptionsForm):
+    engine = forms.ChoiceField(label=_("Game"))
+    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, required=False)
+    time_preset = forms.ChoiceField(
+        label=_("Time control"),
+        choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
+        initial=clocks.DEFAULT_PRESET,
+    )
+    move_seconds = seconds_field(_("Time per move, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+                                 help_text=_("Leave empty to use the preset."))
+    reserve_seconds = seconds_field(_("Reserve time, seconds"), 0, MAX_RESERVE_SECONDS,
+                                    help_text=_("Leave empty to use the preset."))
+    on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
+                                   initial=Game.OnTimeout.AUTOPLAY)
+    night_pause = forms.BooleanField(
+        label=_("Players' night pauses apply"), required=False, initial=True,
+        help_text=_("Each player's clock stops during the night window set in their profile (not on Live tables)."),
+    )
+    series_length = forms.IntegerField(label=_("Games in the series"), min_value=1, max_value=20, initial=1, required=False,
+                                       help_text=_("The next game starts by itself when one ends."))
+    # Durak's clocks (a table's time control, not the engine's options)
+    attacker_seconds = seconds_field(_("Attacker's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    defender_seconds = seconds_field(_("Defender's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    throwers_seconds = seconds_field(_("Throwers' time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated game"), required=False, initial=True,
+        help_text=_("The result changes the players' ratings. A game with a computer player is never rated."),
+    )
+    fill_with_bots = forms.BooleanField(label=_("Fill the empty seats with computer players"), required=False)
+
+    COMMON = ["engine", "players", "time_preset", "move_seconds", "reserve_seconds", "on_timeout", "night_pause",
+              "series_length", "is_private", "rated", "fill_with_bots"]
+    TIMERS = {"durak": ["attacker_seconds", "defender_seconds", "throwers_seconds"]}  # the table's clocks
+    PER_GAME = {**GameOptionsForm.OPTIONS, "durak": [*GameOptionsForm.OPTIONS["durak"], *TIMERS["durak"]]}
+    field_order = COMMON
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("engine") == "odessa":
+            data["players"] = data.get("players") or ODESSA_DEFAULT_PLAYERS
+        return data
+
+    def common_fields(self):
+        return [self[name] for name in self.COMMON]
 
     def timer_seconds(self) -> dict:
         if self.cleaned_data["engine"] != "durak":

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay import clocks
 from gameplay.engine import ENGINES
+from gameplay.forms import GameOptionsForm
 from gameplay.i18n import engine_name
 from gameplay.models import Game
 from leagues.models import DEFAULT_TIEBREAKS, League
@@ -18,17 +19,18 @@ TIEBREAK_CHOICES = [
     ("lot", _("a lot drawn from the season's seed")),
 ]
 TIEBREAK_FIELDS = 5
+HEAD_FIELDS = ["name", "description", "engine", "players"]
 
 
-class LeagueForm(forms.Form):
+class LeagueForm(GameOptionsForm):
+    """A new league: its game with the game's options (the new-table form's own
+    fields and option building, `GameOptionsForm`; `services.create_league`
+    has the engine validate them), its tables' time and its rules."""
+
     name = forms.CharField(label=_("Name"), max_length=80)
     description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     engine = forms.ChoiceField(label=_("Game"))
     players = forms.IntegerField(label=_("Players at a table"), min_value=2, max_value=6)
-    durak_mode = forms.ChoiceField(label=_("Durak variant"), required=False, initial="podkidnoy",
-                                   choices=[("podkidnoy", _("podkidnoy (throw-in)")),
-                                            ("perevodnoy", _("perevodnoy (transfer)"))])
-    durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
     time_preset = forms.ChoiceField(label=_("Time control"), initial=clocks.DEFAULT_PRESET,
                                     choices=[(p.slug, p.label) for p in clocks.PRESETS.values()])
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
@@ -79,15 +81,23 @@ class LeagueForm(forms.Form):
         except ValueError:
             raise forms.ValidationError(_("Write numbers separated by commas, such as 3, 1, 0, 0.")) from None
 
+    def game_fields(self):
+        """The fields choosing the game, before its options."""
+        return [self[name] for name in HEAD_FIELDS]
+
+    def league_fields(self):
+        """The league's own fields, after the game's options (the tie-breaks apart)."""
+        options = {name for names in self.OPTIONS.values() for name in names}
+        return [self[name] for name in self.fields
+                if name not in options and name not in HEAD_FIELDS and not name.startswith("tiebreak_")]
+
     def tiebreak_fields(self):
         return [self[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1)]
 
     def league_settings(self) -> dict:
         """The keyword arguments of `leagues.services.create_league`."""
         data = self.cleaned_data
-        options = {}
-        if data["engine"] == "durak":
-            options = {"mode": data["durak_mode"] or "podkidnoy", "teams": bool(data["durak_teams"])}
+        options = self.engine_options()
         preset = clocks.PRESETS[data["time_preset"]]
         return {
             "name": data["name"], "description": data["description"], "engine": data["engine"],

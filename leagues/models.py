@@ -95,6 +95,13 @@ class League(models.Model):
         return engine_name(get_engine(self.engine))
 
     @property
+    def variant_label(self) -> str:
+        """The league's tables in a few words, as the lobby words a table (the game's options)."""
+        from gameplay.i18n import variant_label
+
+        return variant_label(self.engine, self.options, self.players)
+
+    @property
     def tiebreak_chain(self) -> list[str]:
         return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
 
