@@ -29,6 +29,14 @@ For each number of players, a new league of one division holding them all
 - "before": request + draw, the same work the request did in one transaction
   before this change; the ratio before/request is what the organizer gains.
 Progress goes to stderr, the report to stdout; no goal is checked.
+
+    .venv/bin/python -m bench.schedule --compare-seated   # the draw, games made as players would join, then as now
+
+With --compare-seated each size is drawn twice in the same run, first with
+every game made the old way (`joined_seated_game`: created by its first
+player and joined seat by seat, each step a service call with its own
+queries and after-commit fan-out), then with `create_seated_game` as it is,
+and the ratio of the two draws is printed: both under the same load.
 """
 
 from __future__ import annotations
@@ -85,17 +93,18 @@ def timed_transactions(drawing) -> list[float]:
     return durations
 
 
-def one_start(engine: str, seats: int, players: int, durations: list[float]) -> Measure:
+def one_start(engine: str, seats: int, players: int, durations: list[float], tag: str = "") -> Measure:
     from django.contrib.auth import get_user_model
 
     from leagues import drawing, services
     from leagues.models import Fixture
 
     users = get_user_model().objects
-    people = users.bulk_create([users.model(username=f"p{players}-{i}", language="en") for i in range(players)])
+    prefix = f"p{tag}{players}-"
+    people = users.bulk_create([users.model(username=f"{prefix}{i}", language="en") for i in range(players)])
     if people[0].pk is None:
-        people = list(users.filter(username__startswith=f"p{players}-").order_by("pk"))
-    league = services.create_league(people[0], name=f"{engine} {players}", engine=engine, players=seats,
+        people = list(users.filter(username__startswith=prefix).order_by("pk"))
+    league = services.create_league(people[0], name=f"{engine} {players} {tag}", engine=engine, players=seats,
                                     division_size=players)
     season = league.seasons.get()
     for user in people:
@@ -113,6 +122,54 @@ def one_start(engine: str, seats: int, players: int, durations: list[float]) -> 
     draw = time.perf_counter() - started
     games = Fixture.objects.filter(division__season=season).exclude(game=None).count()
     return Measure(players, games, request, draw, search, max(durations, default=0.0))
+
+
+def joined_seated_game(users: list, engine_slug: str, options: dict | None = None, **table):
+    """The baseline: the table made as `create_seated_game` made it before
+    (the first player creates it, the others join it seat by seat)."""
+    from django.db import transaction
+
+    from gameplay import services
+    from gameplay.models import Game
+
+    with transaction.atomic():
+        game = services.create_game(users[0], engine_slug, options, players=len(users), **table)
+        for position, user in enumerate(users[1:], start=1):
+            services.join_game(game.pk, user, position)
+        return Game.objects.get(pk=game.pk)
+
+
+def compare_seated(args, durations: list[float]) -> list[tuple[int, int, float, float]]:
+    """(players, games, draw s the old way, draw s now) for each size, in this run."""
+    from gameplay import services
+
+    current = services.create_seated_game
+    rows = []
+    for players in args.players:
+        services.create_seated_game = joined_seated_game
+        try:
+            before = one_start(args.engine, args.seats, players, durations, tag="old")
+        finally:
+            services.create_seated_game = current
+        after = one_start(args.engine, args.seats, players, durations, tag="new")
+        rows.append((players, after.games, before.draw, after.draw))
+        progress(f"{players} players: {after.games} games, draw {before.draw:.2f} s before, {after.draw:.2f} s now")
+    return rows
+
+
+def report_seated(rows, args, environment: str) -> None:
+    print(f"bench.schedule --compare-seated — {environment}")
+    print(f"  {args.engine}, tables of {args.seats}; the draw (schedule search included), both ways in this run")
+    print()
+    head = f"{'players':>7} {'games':>6} {'before s':>9} {'now s':>8} {'ratio':>7} {'before ms/game':>15} {'now ms/game':>12}"
+    print(head)
+    print("-" * len(head))
+    for players, games, before, now in rows:
+        print(f"{players:>7} {games:>6} {before:>9.2f} {now:>8.2f} {before / now:>6.1f}x "
+              f"{1000 * before / games:>15.1f} {1000 * now / games:>12.1f}")
+    print()
+    print("before: each game created by its first player and joined seat by seat (the old create_seated_game); "
+          "now: create_seated_game.")
 
 
 def report(results: list[Measure], args, environment: str) -> None:
@@ -140,6 +197,8 @@ def parse_args(argv=None):
     parser.add_argument("--engine", default="joker", help="the league's game (default joker)")
     parser.add_argument("--seats", type=int, default=4, help="players at a table (default 4)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 8 and 20 players")
+    parser.add_argument("--compare-seated", action="store_true",
+                        help="draw each size twice: games made the old way (joined seat by seat), then as now")
     args = parser.parse_args(argv)
     if args.players is None:
         args.players = [8, 20] if args.quick else [8, 40, 100]
@@ -161,6 +220,9 @@ def main(argv=None) -> int:
         args.chunk = drawing.START_CHUNK
         durations = timed_transactions(drawing)
         environment = database_environment()
+        if args.compare_seated:
+            report_seated(compare_seated(args, durations), args, environment)
+            return 0
         results = []
         for players in args.players:
             results.append(one_start(args.engine, args.seats, players, durations))

@@ -53,6 +53,7 @@ class Changes:
     turn_changed: set[int] = field(default_factory=set)  # user ids whose "your move" count may change
     clocks: bool = False  # deadlines or warnings may have moved
     finished: bool = False  # the game ended in this transaction
+    fan_out: bool = True  # False: made in this transaction, no page can show it yet
 
 
 def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), clocks: bool = False,
@@ -70,9 +71,18 @@ def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), cl
     changes.finished = changes.finished or finished
 
 
+def game_created(game: Game) -> None:
+    """The locked `game` was made in this transaction (and its changes are
+    recorded): nobody can have its page open, so its commit sends no views,
+    only its follow-up work."""
+    game_changed(game)
+    game.__dict__["_changes"].fan_out = False
+
+
 def _after_commit(game: Game) -> None:
     changes = game.__dict__.pop("_changes", None) or Changes()
-    broadcast.send_game(game, changes.events)
+    if changes.fan_out:
+        broadcast.send_game(game, changes.events)
     follow_up = {
         "game_id": game.pk,
         "version": game.version,

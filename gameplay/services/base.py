@@ -120,3 +120,14 @@ def save_seats(seats: list[Seat], fields: list[str]) -> None:
             for seat in seats]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+def cache_seats(game: Game, seats: list[Seat]) -> None:
+    """Make `game.seats.all()` read these seat objects, as `locked_game(...,
+    seats=True)` leaves it (a service that has just made the seats)."""
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    cached = game.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": cached}

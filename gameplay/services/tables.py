@@ -9,8 +9,8 @@ from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
-from gameplay.services.after_commit import game_changed
-from gameplay.services.base import GameError, locked_game, seat_of
+from gameplay.services.after_commit import game_changed, game_created
+from gameplay.services.base import GameError, cache_seats, locked_game, seat_of
 
 
 # Bounds of every time field of a table. Beyond the upper ones the clocks'
@@ -65,6 +65,21 @@ def create_game(
     series_length: int = 1,
 ) -> Game:
     """Create a table with its creator in seat 0."""
+    game = _new_game(user, engine_slug, options, players=players, time_preset=time_preset,
+                     move_seconds=move_seconds, reserve_seconds=reserve_seconds, on_timeout=on_timeout,
+                     is_private=is_private, rated=rated, night_pause=night_pause, timer_seconds=timer_seconds,
+                     series_length=series_length)
+    game.save()
+    _add_seats(game, [user])
+    return game
+
+
+def _new_game(user, engine_slug: str, options: dict | None, *, players: int | None,
+              time_preset: str = clocks.DEFAULT_PRESET, move_seconds: int | None = None,
+              reserve_seconds: int | None = None, on_timeout: str = Game.OnTimeout.AUTOPLAY,
+              is_private: bool = False, rated: bool = True, night_pause: bool | None = None,
+              timer_seconds: dict | None = None, series_length: int = 1) -> Game:
+    """A new table's row, checked and not saved yet: its options validated by its engine."""
     if engine_slug not in ENGINES:
         raise GameError(_("Unknown game."), code="bad_request")
     engine = get_engine(engine_slug)
@@ -80,7 +95,7 @@ def create_game(
         raise GameError(ngettext("A series has 1 to %(n)s game.", "A series has 1 to %(n)s games.", MAX_SERIES) % {"n": MAX_SERIES}, code="bad_request")
     _check_times(move_seconds, reserve_seconds, timer_seconds)
     preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
-    game = Game.objects.create(
+    return Game(
         engine=engine_slug,
         options=options,
         seats_count=players,
@@ -95,23 +110,42 @@ def create_game(
         timer_seconds={k: int(v) for k, v in (timer_seconds or {}).items() if v},
         series_length=series_length,
     )
-    teams = _teams(options, players)
-    Seat.objects.bulk_create(
-        Seat(game=game, position=p, reserve_seconds_left=game.reserve_seconds, team=teams[p]) for p in range(players)
-    )
-    game.seats.filter(position=0).update(user=user)
-    return game
+
+
+def _add_seats(game: Game, users: list) -> list[Seat]:
+    """The saved game's seats, in one statement: `users` in the first ones, in order, the others free."""
+    teams = _teams(game.options, game.seats_count)
+    seats = [Seat(game=game, position=p, user=users[p] if p < len(users) else None,
+                  reserve_seconds_left=game.reserve_seconds, team=teams[p]) for p in range(game.seats_count)]
+    Seat.objects.bulk_create(seats)
+    if any(seat.pk is None for seat in seats):  # a database that returns no ids from a bulk insert
+        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    return seats
 
 
 @transaction.atomic
 def create_seated_game(users: list, engine_slug: str, options: dict | None = None, **table) -> Game:
     """A table whose every seat is given, in order (a league's scheduled
-    table): created with the first player in seat 0, each other one seated,
-    and started as the last one sits down."""
-    game = create_game(users[0], engine_slug, options, players=len(users), **table)
-    for position, user in enumerate(users[1:], start=1):
-        join_game(game.pk, user, position)
-    return Game.objects.get(pk=game.pk)
+    table), started at once: the same table as its first player creating it
+    and the others joining it, seat by seat, the last one starting it.
+
+    Made in a few statements (a draw creates thousands): the game row
+    inserted already started, its seats in one insert, their clocks in one
+    update. Nobody can have the page of a game made in this transaction open,
+    so its commit sends no views; its follow-up work (the first player's
+    clock and "your move") is queued as for any start."""
+    if len({user.pk for user in users}) < len(users):
+        raise GameError(_("You already have a seat at this table."), code="already_seated")
+    game = _new_game(users[0], engine_slug, options, players=len(users), **table)
+    engine = get_engine(engine_slug)
+    now = timezone.now()
+    _set_started(game, engine, now)
+    game.save()
+    seats = _add_seats(game, users)
+    cache_seats(game, seats)
+    seat_clocks.update_clocks(game, engine, now, mover=None)
+    game_created(game)
+    return game
 
 
 @transaction.atomic
@@ -176,14 +210,19 @@ def _start_if_full(game: Game) -> None:
         return
     engine = get_engine(game.engine)
     now = timezone.now()
+    _set_started(game, engine, now)
+    game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
+    seat_clocks.update_clocks(game, engine, now, mover=None)
+
+
+def _set_started(game: Game, engine, now) -> None:
+    """The game's first deal, from its seed: it is in play from `now` (the caller saves it and starts the clocks)."""
     game.state = engine.start(players=game.seats_count, options=game.options, seed=int(game.seed))
     game.rules_version = game.state["rules"]
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.turn_started_at = now
     game.version = 0
-    game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
-    seat_clocks.update_clocks(game, engine, now, mover=None)
     opening = getattr(engine, "opening_events", None)  # what the start itself shows (domino Poker's draw)
     if opening is not None:
         game_changed(game, events=opening(game.state))
