@@ -26,6 +26,12 @@ class User(AbstractUser):
         help_text=_("Your clocks stop at night at tables that allow it (your own time zone)."),
     )
     night_pause_end = models.TimeField(_("night pause until"), null=True, blank=True)
+    # Moderators' restrictions (conduct/services.py sets them, conduct/restrictions.py reads them):
+    # on the user's row, so that a move's transaction, which loads its seats' users, checks them for free.
+    suspended_at = models.DateTimeField(_("suspended since"), null=True, blank=True, editable=False)
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False,
+                                           help_text=_("Empty while suspended: for good."))
+    chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True, editable=False)
 
     @property
     def name(self) -> str:

@@ -335,11 +335,18 @@
     function draw() {
       if (!list) return;
       list.replaceChildren(...[...messages.values()].filter((m) => !m.hidden).map((m) =>
-        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text])));
+        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text, reportLink(m)])));
       list.scrollTop = list.scrollHeight;
+    }
+    // A small "report this message" link on each message, for a signed-in reader.
+    function reportLink(m) {
+      if (!box.dataset.reportUrl) return null;
+      return el("a", { class: "report-link", href: box.dataset.reportUrl + "?message=" + m.id,
+        title: box.dataset.reportTitle, rel: "nofollow", text: "⚑" });
     }
     const closed = box && box.querySelector(".chat-closed");
     if (list) list.querySelectorAll("li[data-id]").forEach((li) => {
+      li.querySelectorAll(".report-link").forEach((a) => a.remove());
       // History the page came with (a game that is over opens no socket).
       const author = li.querySelector("b");
       messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",
