@@ -223,7 +223,7 @@ def _hand_over_games(user, moderator, reason: str) -> dict:
     player or are resigned. A forfeit that ends a game of a series starts the
     next one, with the account seated again: handled in turn."""
     from gameplay import services as game_services
-    from gameplay.services.moderation import substitute_seat
+    from gameplay.services import moderation as game_moderation
 
     done = {"computer": [], "forfeited": [], "left": []}
     current = [Game.Status.OPEN, Game.Status.ACTIVE]
@@ -237,7 +237,7 @@ def _hand_over_games(user, moderator, reason: str) -> dict:
             game_services.leave_game(game.pk, user)
             done["left"].append(game.pk)
         elif takes_over_by_computer(game):
-            substitute_seat(game.pk, seat.position, moderator, reason, user=None)
+            game_moderation.substitute_seat(game.pk, seat.position, moderator, reason, user=None)
             done["computer"].append(game.pk)
         else:
             game_services.resign(game.pk, user)
