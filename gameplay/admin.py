@@ -1,5 +1,12 @@
 """Moderators work here: every model with useful lists, filters and search;
-a game can be aborted with a recorded reason; its move log is read-only.
+a game can be aborted, adjudicated or have a seat given to someone else, and
+chat messages hidden, each with a recorded reason (`gameplay.services`,
+audited in `moderation`); the move log is read-only.
+
+Who may moderate (`moderation.permissions`): the moderators group and
+superusers, every game; a league organizer who is staff, the games of their
+own leagues (they see only those here). Other staff see the lists their
+permissions allow, without any moderator action.
 
 Every list and change page runs the same few queries however large the
 tables grow: related rows come in the same query (select_related, with the
@@ -14,9 +21,10 @@ import copy
 import json
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
-from django.core.exceptions import EmptyResultSet
+from django.core.exceptions import EmptyResultSet, PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -33,6 +41,8 @@ from gameplay.engine import ENGINES
 from gameplay.forms import AbortForm
 from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
+from moderation.forms import AdjudicateForm, ReasonForm, SubstituteForm
+from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
 
 RECENT_MOVES = 20  # the moves a game's admin page shows; the move list has them all
 
@@ -111,28 +121,63 @@ class SeatInline(admin.TabularInline):
         return super().get_queryset(request).select_related("user")
 
 
+class OrganizerAccess:
+    """A league organizer who is staff but holds no permission on a model
+    sees the rows of their own leagues' games (`moderated_rows`), read-only."""
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) or organizes_a_league(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        if super().has_view_permission(request, obj):
+            return True
+        if not organizes_a_league(request.user):
+            return False
+        return obj is None or can_moderate(request.user, self.game_of(obj))
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if super().has_view_permission(request):
+            return queryset
+        return self.moderated_rows(request, queryset)
+
+    def has_moderate_permission(self, request):
+        """Admin actions marked `allowed_permissions=["moderate"]`."""
+        return is_moderator(request.user) or organizes_a_league(request.user)
+
+
 @admin.register(Game)
-class GameAdmin(ModeratorAdmin):
+class GameAdmin(OrganizerAccess, ModeratorAdmin):
     list_display = ["id", "engine", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
     list_filter = ["status", ("engine", EngineFilter), "is_private", ("time_preset", TimePresetFilter), "created_at"]
     search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
     readonly_fields = ["engine", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
-                       "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "abort_link",
+                       "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "moderation_records",
                        "recent_moves"]
     fields = readonly_fields + ["is_private"]
     inlines = [SeatInline]
     ordering = ["-id"]  # the newest first, along the primary key (as -created_at, which has no index)
+    change_form_template = "admin/gameplay/game/change_form.html"
+
+    def game_of(self, game: Game) -> Game:
+        return game
+
+    def moderated_rows(self, request, queryset):
+        return moderated_games(request.user, queryset)
 
     @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
         return ", ".join(str(s.player_name) for s in game.seats.all() if s.is_taken)
 
-    @admin.display(description=_("abort"))
-    def abort_link(self, game: Game) -> str:
-        if game.is_over:
-            return "—"
-        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:gameplay_game_abort", args=[game.pk]),
-                           _("Abort this game…"))
+    @admin.display(description=_("moderation log"))
+    def moderation_records(self, game: Game) -> str:
+        """What moderators did to this game (one query)."""
+        from moderation.models import AuditEntry
+
+        entries = AuditEntry.objects.filter(game_id=game.pk).select_related("moderator").order_by("at", "pk")
+        rows = format_html_join("", "<li>{}: {} ({}) — {}</li>", (
+            (localize(localtime(e.at)), e.get_action_display(), e.moderator, e.reason) for e in entries))
+        return format_html("<ul>{}</ul>", rows) if rows else "—"
 
     @admin.display(description=_("moves"))
     def recent_moves(self, game: Game) -> str:
@@ -170,25 +215,71 @@ class GameAdmin(ModeratorAdmin):
         if form.changed_data:
             obj.save(update_fields=form.changed_data)
 
-    def get_urls(self):
-        return [path("<int:game_id>/abort/", self.admin_site.admin_view(self.abort_view), name="gameplay_game_abort")] + super().get_urls()
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = Game.objects.defer("state").filter(pk=object_id).first() if str(object_id).isdigit() else None
+        links = []
+        if game is not None and not game.is_over and can_moderate(request.user, game):
+            links.append((reverse("admin:gameplay_game_abort", args=[game.pk]), _("Abort this game…")))
+            if game.status == Game.Status.ACTIVE:
+                links.append((reverse("admin:gameplay_game_adjudicate", args=[game.pk]), _("Adjudicate…")))
+                links.append((reverse("admin:gameplay_game_substitute", args=[game.pk]), _("Substitute a seat…")))
+        extra_context = {**(extra_context or {}), "moderation_links": links}
+        return super().change_view(request, object_id, form_url, extra_context)
 
-    def abort_view(self, request, game_id: int):
-        game = get_object_or_404(Game, pk=game_id)
-        if not self.has_change_permission(request, game):
-            return redirect("admin:index")
-        form = AbortForm(request.POST or None)
+    def get_urls(self):
+        views = [("abort", self.abort_view), ("adjudicate", self.adjudicate_view), ("substitute", self.substitute_view)]
+        return [path(f"<int:game_id>/{name}/", self.admin_site.admin_view(view), name=f"gameplay_game_{name}")
+                for name, view in views] + super().get_urls()
+
+    def moderated_game(self, request, game_id: int, *, state: bool = False) -> Game:
+        """The game, if the user may moderate it; else 404 or 403."""
+        games = Game.objects.all() if state else Game.objects.defer("state")
+        game = get_object_or_404(games, pk=game_id)
+        if not can_moderate(request.user, game):
+            raise PermissionDenied
+        return game
+
+    def moderation_form(self, request, game: Game, form, act, done: str, title: str, template: str):
+        """Show `form`; once it is valid, `act(form)` (a service call) and back to the game's page."""
         if request.method == "POST" and form.is_valid():
             try:
-                services.abort_game(game.pk, request.user, form.cleaned_data["reason"])
+                act(form)
             except services.GameError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, _("Game aborted."))
+                messages.success(request, done)
             return redirect("admin:gameplay_game_change", game.pk)
         context = {**self.admin_site.each_context(request), "game": game, "form": form, "opts": self.model._meta,
-                   "title": _("Abort game #%(id)s") % {"id": game.pk}}
-        return render(request, "admin/gameplay/game/abort.html", context)
+                   "title": title}
+        return render(request, template, context)
+
+    def abort_view(self, request, game_id: int):
+        game = self.moderated_game(request, game_id)
+        return self.moderation_form(
+            request, game, AbortForm(request.POST or None),
+            lambda form: services.abort_game(game.pk, request.user, form.cleaned_data["reason"]),
+            _("Game aborted."), _("Abort game #%(id)s") % {"id": game.pk}, "admin/gameplay/game/abort.html")
+
+    def adjudicate_view(self, request, game_id: int):
+        game = self.moderated_game(request, game_id, state=True)
+        seats = list(game.seats.select_related("user"))
+        form = AdjudicateForm(game, seats, request.POST or None)
+        return self.moderation_form(
+            request, game, form,
+            lambda form: services.adjudicate_game(game.pk, request.user, form.cleaned_data["reason"], form.result()),
+            _("Game adjudicated."), _("Adjudicate game #%(id)s") % {"id": game.pk},
+            "admin/gameplay/game/adjudicate.html")
+
+    def substitute_view(self, request, game_id: int):
+        game = self.moderated_game(request, game_id)
+        seats = list(game.seats.select_related("user"))
+        form = SubstituteForm(seats, request.POST or None)
+        return self.moderation_form(
+            request, game, form,
+            lambda form: services.substitute_seat(game.pk, form.cleaned_data["position"], request.user,
+                                                  form.cleaned_data["reason"], user=form.cleaned_data["user"]),
+            _("The seat has a new player."), _("Substitute a seat of game #%(id)s") % {"id": game.pk},
+            "admin/gameplay/game/substitute.html")
 
 
 class GameRowsAdmin(ModeratorAdmin):
@@ -240,27 +331,59 @@ class MoveAdmin(GameRowsAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(GameRowsAdmin):
+class ChatMessageAdmin(OrganizerAccess, GameRowsAdmin):
     list_display = ["game", "user", "text", "hidden", "created_at"]
     list_filter = ["hidden"]
     search_fields = ["text", "user__username", "game__id"]
     ordering = ["-id"]  # the newest first
-    readonly_fields = ["game", "user", "text", "created_at"]
-    fields = ["game", "user", "text", "created_at", "hidden"]
+    readonly_fields = ["game", "user", "text", "created_at", "hidden"]
+    fields = readonly_fields
     actions = ["hide", "show"]
+
+    def game_of(self, message: ChatMessage) -> Game:
+        return message.game
+
+    def moderated_rows(self, request, queryset):
+        return queryset.filter(game__in=moderated_games(request.user, Game.objects.all()))
 
     def has_add_permission(self, request):
         return False
 
-    def save_model(self, request, obj, form, change):
-        services.set_chat_hidden(obj.pk, obj.hidden)
+    def has_change_permission(self, request, obj=None):
+        return False  # hidden or shown through the actions, with a reason
 
-    @admin.action(description=_("Hide the selected messages"))
+    def has_delete_permission(self, request, obj=None):
+        return False  # nothing is deleted: a moderator hides a message
+
+    @admin.action(description=_("Hide the selected messages…"), permissions=["moderate"])
     def hide(self, request, queryset):
-        for message_id in queryset.values_list("pk", flat=True):
-            services.set_chat_hidden(message_id, True)
+        return self.set_hidden(request, queryset, True)
 
-    @admin.action(description=_("Show the selected messages again"))
+    @admin.action(description=_("Show the selected messages again…"), permissions=["moderate"])
     def show(self, request, queryset):
-        for message_id in queryset.values_list("pk", flat=True):
-            services.set_chat_hidden(message_id, False)
+        return self.set_hidden(request, queryset, False)
+
+    def set_hidden(self, request, queryset, hidden: bool):
+        """Asks for the reason first (a page of its own), then hides or shows
+        each message the user may moderate: one audit record for each."""
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            context = {**self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
+                       "messages_to_change": queryset.select_related("user"), "hidden": hidden,
+                       "action": "hide" if hidden else "show", "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                       "title": _("Hide chat messages") if hidden else _("Show chat messages again")}
+            return render(request, "admin/gameplay/chatmessage/set_hidden.html", context)
+        done = 0
+        for message in queryset.select_related("game"):
+            if not can_moderate(request.user, message.game):
+                continue
+            try:
+                services.set_chat_hidden(message.pk, request.user, form.cleaned_data["reason"], hidden)
+            except services.GameError as exc:
+                messages.warning(request, exc.message)
+            else:
+                done += 1
+        text = (ngettext("%(n)s message hidden.", "%(n)s messages hidden.", done) if hidden
+                else ngettext("%(n)s message shown again.", "%(n)s messages shown again.", done))
+        messages.success(request, text % {"n": done})
+        return None

@@ -47,6 +47,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from gameplay import clocks, services
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
 from gameplay.results import LOST_ON_TIME, RESIGNED, game_result
@@ -206,8 +207,6 @@ def _runs_out_at(seat: Seat, game: Game):
     time still runs, the end of the reserve that follows it."""
     if seat.in_reserve or not seat.clock_uses_reserve or seat.reserve_seconds_left <= 0:
         return seat.deadline
-    from gameplay import clocks, services  # services imports this module
-
     return clocks.advance(seat.deadline, seat.reserve_seconds_left, services.pauses_for(seat, game, timezone.now()))
 
 

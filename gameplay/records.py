@@ -16,7 +16,12 @@ the platform at a safe point of the game (see ``Engine.upgrade``).
 
 Besides the engines' own moves, a record holds the platform's: a
 resignation (``{"type": "resign"}``) and a loss on time (``{"type":
-"timeout"}``), both ending the game through ``engine.forfeit``.
+"timeout"}``), both ending the game through ``engine.forfeit``; and a
+moderator's (by ``moderator``, seat ``None``), which leave the state as it
+is: an adjudication (``{"type": "adjudicate", "places": [...], "points":
+[...], "reason": "..."}``, the platform ends the game with that result) and
+a substitution (``{"type": "substitute", "seat": 2, "computer": false,
+"reason": "..."}``: another player or a computer takes the seat from then on).
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ TIMEOUT = "timeout"
 FORFEITS = {RESIGN: "resigned", TIMEOUT: "lost_on_time"}
 # The platform's move that migrates a state to the next rules version.
 RULES = "rules"
+# A moderator's records: the state stays as it is (gameplay/services/moderation.py).
+ADJUDICATE = "adjudicate"
+SUBSTITUTE = "substitute"
+MODERATOR_RECORDS = (ADJUDICATE, SUBSTITUTE)
 
 
 def apply_recorded(engine: Engine, state: dict, seat: int | None, action: dict) -> tuple[dict, list[dict]]:
@@ -46,6 +55,8 @@ def apply_recorded(engine: Engine, state: dict, seat: int | None, action: dict) 
         if upgraded is None or upgraded["rules"] != action.get("version"):
             raise IllegalMove("The game is not at a point where its rules can be upgraded.")
         return upgraded, [{"type": "rules", "version": upgraded["rules"]}]
+    if kind in MODERATOR_RECORDS and seat is None:  # never a seat's: a player cannot send one
+        return state, [{"type": kind, "seat": action.get("seat")}]
     return engine.apply(state, seat, action)
 
 

@@ -6,9 +6,14 @@ last by the engine itself) plus the platform's record of how the game ended:
 - the move that ended it for one seat: a resignation (``{"type": "resign"}``)
   or a loss on time (``{"type": "timeout"}``), see `gameplay.records`;
 - a moderator's abort (`Game.abort_reason`, `Game.aborted_by`): no places;
-- an adjudication (a moderator deciding the result): the model records none
-  yet; `adjudication_of` is the hook it will fill (moderation tools are
-  another issue).
+- an adjudication (a moderator deciding the result of a game in play):
+  the moderator's recorded move ``{"type": "adjudicate", ...}`` (reason,
+  places, points; `gameplay.services.moderation.adjudicate_game`), whose
+  places and points are written to the seats; `adjudication_of` reads it.
+
+Who a seat's result counts for: its holder at the end, except where a
+moderator replaced a player (`replaced_players`): the ratings rate the player
+who was replaced, as the one who left (ratings/services.py).
 
 The places and points of a finished game are `engine.outcome(state)`; where a
 list does not load the state (profile, emails), they are the seats' `place`
@@ -25,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
-from gameplay.records import RESIGN, TIMEOUT
+from gameplay.records import ADJUDICATE, RESIGN, SUBSTITUTE, TIMEOUT
 from scoresheets.scores import format_points
 
 # How a game ended.
@@ -94,11 +99,26 @@ class GameResult:
         }
 
 
-def adjudication_of(game: Game) -> str | None:
-    """The hook for a moderator's adjudication: its note when the game's result
-    was decided by one (with the places it gave written to the seats), else
-    None. The model records no adjudication yet, so this is always None."""
-    return None
+def adjudication_of(game: Game, ending_move: Move | None | bool = False) -> str | None:
+    """The moderator's reason when the game's result was decided by an
+    adjudication (the places it gave are written to the seats), else None.
+    `ending_move`: `ending_moves`' entry when the caller has it."""
+    if ending_move is False:
+        ending_move = ending_moves([game.pk]).get(game.pk)
+    if ending_move is None or ending_move.action.get("type") != ADJUDICATE:
+        return None
+    return str(ending_move.action.get("reason") or "")
+
+
+def replaced_players(game: Game) -> dict[int, int | None]:
+    """{position: the user who held the seat when the game started} for every
+    seat a moderator gave to someone else (None: a computer held it). One query."""
+    first: dict[int, int | None] = {}
+    substitutions = (Move.objects.filter(game_id=game.pk, action__type=SUBSTITUTE).order_by("seq")
+                     .values_list("action", "user_id"))
+    for action, user_id in substitutions:
+        first.setdefault(action.get("seat"), user_id)
+    return first
 
 
 def points_label(engine_slug: str, points: float | None) -> str:
@@ -107,11 +127,12 @@ def points_label(engine_slug: str, points: float | None) -> str:
 
 
 def ending_moves(game_ids: list[int]) -> dict[int, Move]:
-    """{game id: the move that ended it for one seat (a resignation or a loss on time)}, one query."""
+    """{game id: the move that ended it (a resignation or a loss on time of
+    one seat, or a moderator's adjudication)}, one query."""
     if not game_ids:
         return {}
-    moves = (Move.objects.filter(game_id__in=game_ids, action__type__in=list(FORFEIT_ENDINGS))
-             .only("game_id", "seq", "position", "action", "by"))
+    moves = (Move.objects.filter(game_id__in=game_ids, action__type__in=[*FORFEIT_ENDINGS, ADJUDICATE])
+             .only("game_id", "seq", "position", "action", "by").order_by("seq"))
     return {m.game_id: m for m in moves}
 
 
@@ -128,7 +149,7 @@ def game_result(game: Game, seats: list[Seat] | None = None, ending_move: Move |
     if ending_move is False:
         ending_move = ending_moves([game.pk]).get(game.pk)
     standings = _standings(game, seats, names)
-    adjudication = adjudication_of(game)
+    adjudication = adjudication_of(game, ending_move)
     if adjudication is not None:
         return GameResult(ADJUDICATED, reason=adjudication, standings=standings)
     if ending_move is not None:

@@ -3,9 +3,10 @@ and re-check that the work still applies, so a task that runs twice, late,
 or after a worker restart changes nothing more than running it once.
 
 After every committed change of a game, one task (`after_change`, queued by
-`gameplay.services.after_commit`) does the work that may wait a moment: the
-game's deadline task, the "your turn" emails, the badges, the game-over
-emails, the computer player's move.
+`queue_follow_up`, which `gameplay.services.after_commit` calls: this module
+registers it, so that the services never import the tasks) does the work
+that may wait a moment: the game's deadline task, the "your turn" emails,
+the badges, the game-over emails, the computer player's move.
 
 Deadlines: after each commit one task is queued for the game's nearest
 deadline or warning (`queue_deadline_check`), but never further ahead than
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from gameplay import badge, notifications, services
 from gameplay.models import Game, Seat
+from gameplay.services import after_commit
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,21 @@ def after_change(game_id: int, version: int, clock_started: list[int], turn_chan
         badge.send_badges(turn_changed)
     if finished:
         notifications.game_over(game_id)
+
+
+def queue_follow_up(follow_up: dict) -> None:
+    """The work after a committed change (`after_commit`): one task. If the
+    broker refuses it, the game-over emails are sent at once; the rest is
+    repaired by beat's sweep, the next push or a reconnect."""
+    try:
+        after_change.apply_async(kwargs=follow_up)
+    except Exception:
+        log.exception("could not queue the work after a change of game %s", follow_up["game_id"])
+        if follow_up["finished"]:
+            notifications.game_over(follow_up["game_id"])
+
+
+after_commit.set_follow_up(queue_follow_up)
 
 
 @shared_task(ignore_result=True)

@@ -40,3 +40,12 @@ def moderated_games(user, games):
     if user is None or not user.is_authenticated or not user.is_active:
         return games.none()
     return games.filter(fixture__division__season__league__organizer_id=user.pk)
+
+
+def organizes_a_league(user) -> bool:
+    """Whether `user` organizes any league (and so may moderate its games)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    from leagues.models import League
+
+    return League.objects.filter(organizer_id=user.pk).exists()

@@ -10,9 +10,15 @@ Decisions (issue 12):
   says). Shared places are ties. Partners (`Seat.team`, Durak 2×2) are
   rated as one team at their pair's place.
 - A table is rated or casual (`Game.rated`, chosen when it is created). A
-  game with a computer player is not rated. (A computer that only replaced
-  a player who left comes with substitutes, in the moderation work; the
-  leaver will then take the seat's loss.)
+  game with a computer player from the start is not rated.
+- Substitutes (issue 14, `gameplay.services.moderation.substitute_seat`):
+  a player a moderator replaced, by a computer or by another person, is
+  rated as the one who left: last, below every other seat (leavers of one
+  game share that place); in pairs the leaver is rated alone, the partner
+  keeps the pair's place. So a computer that replaced a leaver keeps the
+  game rated. A substitute who joined a game in play is not rated for it
+  (part of a game is no measure of a player); the other players are rated
+  on their places as usual.
 - The model works on openskill's default scale times 60 (mu 1500, sigma
   500): players see the conservative estimate mu - 3 sigma, rounded, which
   starts at 0 (see `ratings.models.shown`).
@@ -29,6 +35,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from gameplay.models import Game, Seat
+from gameplay.results import replaced_players
 from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange, shown
 
 SCALE = 60.0
@@ -55,41 +62,71 @@ class RatingValue:
 INITIAL = RatingValue(mu=MODEL.mu, sigma=MODEL.sigma, games=0)
 
 
+@dataclass(frozen=True)
+class Rated:
+    """Who a seat's result is rated for, and at which rank."""
+
+    user_id: int
+    rank: int
+    team: tuple
+
+
+def rated_players(game: Game, seats: list[Seat]) -> list[Rated]:
+    """The people this game rates (none: the game is not rated): every
+    seat's player, or the player a moderator replaced in it, ranked last."""
+    if not game.rated or not seats:
+        return []
+    replaced = replaced_players(game)
+    last = max((s.place or 0) for s in seats) + 1
+    rated = []
+    for seat in sorted(seats, key=lambda s: s.position):
+        if seat.position in replaced:
+            rated.append(Rated(replaced[seat.position], last, ("left", seat.position)))
+        else:
+            team = ("team", seat.team) if seat.team is not None else ("seat", seat.position)
+            rated.append(Rated(seat.user_id if not seat.is_bot else None, seat.place, team))
+    users = [r.user_id for r in rated]
+    if None in users or len(set(users)) != len(users) or any(r.rank is None for r in rated):
+        return []
+    return rated
+
+
 def is_rated(game: Game, seats: list[Seat]) -> bool:
-    """Whether this game changes ratings: a rated table where every seat is a person."""
-    return game.rated and bool(seats) and all(seat.user_id is not None and not seat.is_bot for seat in seats)
+    """Whether this game changes ratings: a rated table where every seat is a
+    person, or a computer or another person who replaced one."""
+    return bool(rated_players(game, seats))
 
 
 def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChange]:
     """Update the ratings of a game that has just finished (its seats' places
     set), inside the caller's transaction. Nothing for an unrated game."""
-    if not is_rated(game, seats):
+    rated = rated_players(game, seats)
+    if not rated:
         return []
     ratings = {r.user_id: r for r in Rating.objects.select_for_update()
-               .filter(engine=game.engine, user_id__in=[s.user_id for s in seats])}
-    teams = _teams(seats)
-    before = [[_value(ratings.get(seat.user_id)) for seat in team] for team in teams]
+               .filter(engine=game.engine, user_id__in=[r.user_id for r in rated])}
+    teams = _teams(rated)
+    before = [[_value(ratings.get(player.user_id)) for player in team] for team in teams]
     after = MODEL.rate([[MODEL.rating(mu=v.mu, sigma=v.sigma) for v in team] for team in before],
-                       ranks=[min(seat.place for seat in team) for team in teams])
+                       ranks=[min(player.rank for player in team) for team in teams])
     changes = []
     for team, old_team, new_team in zip(teams, before, after):
-        for seat, old, new in zip(team, old_team, new_team):
-            rating = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, engine=game.engine)
+        for player, old, new in zip(team, old_team, new_team):
+            rating = ratings.get(player.user_id) or Rating(user_id=player.user_id, engine=game.engine)
             rating.mu, rating.sigma, rating.games, rating.updated_at = new.mu, new.sigma, old.games + 1, when
             rating.save()
-            changes.append(RatingChange(game=game, user_id=seat.user_id, engine=game.engine,
+            changes.append(RatingChange(game=game, user_id=player.user_id, engine=game.engine,
                                         mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
                                         games=rating.games, at=when))
     RatingChange.objects.bulk_create(changes)
     return changes
 
 
-def _teams(seats: list[Seat]) -> list[list[Seat]]:
-    """The seats grouped as they are rated: partners together, everyone else alone."""
+def _teams(rated: list[Rated]) -> list[list[Rated]]:
+    """The players grouped as they are rated: partners together, everyone else alone."""
     groups: dict = {}
-    for seat in sorted(seats, key=lambda s: s.position):
-        key = ("team", seat.team) if seat.team is not None else ("seat", seat.position)
-        groups.setdefault(key, []).append(seat)
+    for player in rated:
+        groups.setdefault(player.team, []).append(player)
     return list(groups.values())
 
 

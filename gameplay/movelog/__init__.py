@@ -4,7 +4,8 @@ not know.
 
 Each game words its own moves in one place, ``describe_move`` in the module
 named after it (joker.py, durak.py, ipuker.py); the platform's own moves (a
-resignation, a loss on time, a rules update) are worded here. A game whose
+resignation, a loss on time, a rules update, a moderator's adjudication or
+substitution) are worded here. A game whose
 moves hold secrets (Ipuker's stakes and card counts until they are revealed)
 also has ``shown_moves(game, moves, viewer)``: the sequence numbers of the
 moves whose values the viewer may read; the others are worded without them.
@@ -24,7 +25,7 @@ from types import ModuleType
 from django.utils.translation import gettext
 
 from gameplay.models import Game, Move, Seat
-from gameplay.records import RESIGN, RULES, TIMEOUT
+from gameplay.records import ADJUDICATE, RESIGN, RULES, SUBSTITUTE, TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,15 @@ def platform_move(action: dict, who: str) -> str | None:
         return gettext("%(who)s loses on time") % {"who": who}
     if kind == RULES:
         return gettext("The site moves the game to the current version of its rules")
+    if kind == ADJUDICATE:
+        return gettext("Adjudicated by a moderator: %(reason)s") % {"reason": action.get("reason", "")}
+    if kind == SUBSTITUTE:
+        seat = action.get("seat")
+        number = seat + 1 if isinstance(seat, int) else "?"
+        if action.get("computer"):
+            return gettext("A moderator replaced seat %(n)s with a computer player: %(reason)s") % {
+                "n": number, "reason": action.get("reason", "")}
+        return gettext("A moderator replaced seat %(n)s: %(reason)s") % {"n": number, "reason": action.get("reason", "")}
     return None
 
 

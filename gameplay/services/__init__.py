@@ -27,15 +27,15 @@ from gameplay.services.clocks import (
     update_clocks,
     vacation_days_taken,
 )
-from gameplay.services.moderation import abort_game
+from gameplay.services.moderation import abort_game, adjudicate_game, substitute_seat
 from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_move
 from gameplay.services.tables import (
     MAX_SERIES, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
 )
 
 __all__ = [
-    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "create_game", "create_seated_game",
+    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "adjudicate_game", "create_game", "create_seated_game",
     "end_vacation", "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
     "overdue_game_ids", "pauses_for", "play_bot_move", "post_chat", "resign", "seat_of", "set_chat_hidden",
-    "submit_move", "take_vacation", "update_clocks", "vacation_days_taken",
+    "submit_move", "substitute_seat", "take_vacation", "update_clocks", "vacation_days_taken",
 ]

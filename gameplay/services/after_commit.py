@@ -16,10 +16,15 @@ So a move's request does its transaction, the fan-out and one task
 queueing, and nothing else. If the broker refuses the task (Redis is
 down), nothing the database holds is lost: beat's sweep enforces the
 deadlines and queues the computer moves again, a badge is repaired by the
-next push or a reconnect; the game-over emails are sent from here instead.
+next push or a reconnect; the game-over emails are sent at once instead.
+
+The services import neither the tasks nor the notifications (those depend
+on the services, not back): `gameplay.tasks` registers the follow-up
+(`set_follow_up`) when the app is ready.
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -29,6 +34,14 @@ from gameplay.engine import get_engine
 from gameplay.models import Game
 
 log = logging.getLogger(__name__)
+
+# The work after a commit, given the follow-up dict below (gameplay.tasks.queue_follow_up).
+_follow_up: Callable[[dict], None] | None = None
+
+
+def set_follow_up(handler: Callable[[dict], None]) -> None:
+    global _follow_up
+    _follow_up = handler
 
 
 @dataclass
@@ -72,16 +85,10 @@ def _after_commit(game: Game) -> None:
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
             or follow_up["finished"] or follow_up["bot"]):
         return
-    from gameplay.tasks import after_change
-
-    try:
-        after_change.apply_async(kwargs=follow_up)
-    except Exception:
-        log.exception("could not queue the work after a change of game %s", game.pk)
-        if changes.finished:
-            from gameplay import notifications
-
-            notifications.game_over(game.pk)
+    if _follow_up is None:
+        log.error("no follow-up registered (gameplay.tasks not loaded): game %s", game.pk)
+        return
+    _follow_up(follow_up)
 
 
 def _bot_to_move(game: Game) -> bool:

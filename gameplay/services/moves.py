@@ -210,12 +210,20 @@ def order_ahead(game_id: int, user, on: Any) -> None:
 
 def _finish(game: Game, engine, now) -> None:
     outcome = engine.outcome(game.state)
+    finish_with_result(game, outcome["places"], outcome["scores"], now)
+
+
+def finish_with_result(game: Game, places: list, points: list, now) -> None:
+    """The locked game ends with these places and points per seat (the
+    engine's outcome, or a moderator's adjudication): the seats' result, the
+    ratings and the league's next round, in the caller's transaction. The
+    caller saves the game's status and finished_at."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
     seats = list(game.seats.all())
     for seat in seats:
-        seat.place = outcome["places"][seat.position]
-        seat.points = outcome["scores"][seat.position]
+        seat.place = places[seat.position]
+        seat.points = points[seat.position]
     save_seats(seats, ["place", "points"])
     ratings.rate_game(game, seats, now)
     from leagues.services import game_finished  # leagues build on these services: imported when needed

@@ -1,6 +1,6 @@
 """The "moderators" group with exactly the permissions moderation needs:
 take the moderator actions (`moderate_games`), read the audit, read games,
-seats and moves, read and hide chat messages. Other moderation models add
+seats, moves and chat messages (hiding one is a moderator action). Other moderation models add
 their own permissions to this group in their own migrations."""
 
 from django.contrib.auth.management import create_permissions
@@ -14,7 +14,6 @@ PERMISSIONS = [
     ("gameplay", "view_seat"),
     ("gameplay", "view_move"),
     ("gameplay", "view_chatmessage"),
-    ("gameplay", "change_chatmessage"),
 ]
 
 

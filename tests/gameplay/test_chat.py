@@ -48,8 +48,12 @@ def test_a_moderator_hides_a_message_in_the_admin(joker_game, players, django_us
     message = services.post_chat(joker_game.pk, players[0], "rude words")
     moderator = django_user_model.objects.create_superuser("mod", password="pw")
     client = client_for(moderator)
-    client.post(reverse("admin:gameplay_chatmessage_changelist"),
-                {"action": "hide", "_selected_action": [message.pk]})
+    url = reverse("admin:gameplay_chatmessage_changelist")
+    asked = client.post(url, {"action": "hide", "_selected_action": [message.pk]})
+    assert 'name="reason"' in asked.content.decode()  # a moderator gives a reason first
+    message.refresh_from_db()
+    assert not message.hidden
+    client.post(url, {"action": "hide", "_selected_action": [message.pk], "apply": "1", "reason": "Insults"})
     message.refresh_from_db()
     assert message.hidden
 
