@@ -9,6 +9,9 @@ in one transaction. A moderator's action records exactly one audit row
   table says (`Game.on_timeout`: automatic moves → a computer player; loss →
   resigned); a league game as its league says (`League.on_withdrawal`). It
   leaves the open tables it sits at. Lifting the suspension gives back no seat.
+  The suspension is one audit row; each seat it gives to a computer player is
+  the substitution's own row too (`substitute_seat` records it, so that the
+  game's audit shows who took the seat and why: "Account suspended: …").
 - `mute`, `unmute`: an account cannot write in chat until a date.
 """
 
@@ -237,7 +240,8 @@ def _hand_over_games(user, moderator, reason: str) -> dict:
             game_services.leave_game(game.pk, user)
             done["left"].append(game.pk)
         elif takes_over_by_computer(game):
-            game_moderation.substitute_seat(game.pk, seat.position, moderator, reason, user=None)
+            game_moderation.substitute_seat(game.pk, seat.position, moderator,
+                                            _("Account suspended: %(reason)s") % {"reason": reason}, user=None)
             done["computer"].append(game.pk)
         else:
             game_services.resign(game.pk, user)

@@ -178,7 +178,7 @@ def test_a_suspended_player_cannot_chat(joker_game, players):
     assert refused.value.code == "suspended"
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
 def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(players, moderator):
     game = two_player_game(players[:2], on_timeout=Game.OnTimeout.FORFEIT)
     position, action = a_move(game)
@@ -208,7 +208,7 @@ def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(player
     assert not Move.objects.filter(game=game, client_move_id="m1").exists()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
 def test_a_socket_of_a_seat_given_to_a_computer_player_is_closed(players, moderator):
     game = two_player_game(players[:2], on_timeout=Game.OnTimeout.AUTOPLAY)
     headers = headers_for(players[1])
@@ -264,7 +264,6 @@ def test_the_players_list_filters_the_suspended_and_the_muted(players, moderator
 
 
 def test_each_suspension_through_the_service_leaves_exactly_one_audit_row(players, moderator):
-    two_player_game(players[:2], on_timeout=Game.OnTimeout.AUTOPLAY)
     two_player_game([players[2], players[1]], on_timeout=Game.OnTimeout.FORFEIT)
     services.suspend(players[1].pk, moderator, "cheating", timezone.now() + timedelta(days=1))
     assert list(AuditEntry.objects.values_list("action", flat=True)) == ["suspend"]
@@ -272,6 +271,18 @@ def test_each_suspension_through_the_service_leaves_exactly_one_audit_row(player
     services.unsuspend(players[1].pk, moderator, "ok")
     assert list(AuditEntry.objects.order_by("pk").values_list("action", "reason")) == [
         ("suspend", "cheating"), ("suspend", "longer"), ("unsuspend", "ok")]
+
+
+def test_a_seat_given_to_a_computer_player_is_also_the_substitutions_own_audit_row(players, moderator):
+    computer = two_player_game(players[:2], on_timeout=Game.OnTimeout.AUTOPLAY)
+    two_player_game([players[2], players[1]], on_timeout=Game.OnTimeout.FORFEIT)
+    services.suspend(players[1].pk, moderator, "cheating")
+    suspension = AuditEntry.objects.get(action=AuditEntry.Action.SUSPEND)
+    substitution = AuditEntry.objects.get(action=AuditEntry.Action.SUBSTITUTE)
+    assert AuditEntry.objects.count() == 2
+    assert (suspension.target_user, suspension.reason) == (players[1], "cheating")
+    assert (substitution.game, substitution.target_user, substitution.reason) == (
+        computer, players[1], "Account suspended: cheating")
 
 
 def test_a_suspension_needs_a_reason_a_future_end_and_another_account(players, moderator):

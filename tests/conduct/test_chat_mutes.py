@@ -52,7 +52,7 @@ def test_the_mute_is_told_in_the_players_own_language_and_time_zone(joker_game, 
         game_services.post_chat(joker_game.pk, players[1], "hi")
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
 def test_a_socket_opened_before_the_mute_gets_a_clear_refusal_for_its_chat(joker_game, players, moderator):
     headers = headers_for(players[1])
 
