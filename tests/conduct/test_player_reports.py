@@ -129,3 +129,20 @@ def test_the_game_page_the_player_page_and_the_chat_have_small_report_links(joke
     assert reverse("my_reports") in client.get(reverse("profile")).text
     game_services.resign(joker_game.pk, players[2])  # a game that is over shows its chat in the page
     assert f'{reverse("new_report")}?message={message.pk}' in client.get(joker_game.get_absolute_url()).text
+
+
+def test_my_reports_runs_as_many_queries_with_twelve_reports_as_with_two(joker_game, players,
+                                                                        django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(players[0])
+    for target in players[1:3]:
+        report_of(players[0], player=target)
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("my_reports"))
+    for n in range(10):
+        message = game_services.post_chat(joker_game.pk, players[1 + n % 3], f"line {n}")
+        report_of(players[0], message=message)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("my_reports"))

@@ -108,3 +108,41 @@ def test_only_a_moderator_may_handle_a_report_through_the_service(joker_game, pl
     with pytest.raises(GameError, match="Only moderators"):
         services.resolve_report(report.pk, staff_user, "why not")
     assert Report.objects.get().is_open and not AuditEntry.objects.exists()
+
+
+def queries_of(client, url: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries.captured_queries)
+
+
+@pytest.mark.parametrize("page", ["admin:conduct_report_changelist", "admin:conduct_player_changelist"])
+def test_the_queue_and_the_players_list_run_as_many_queries_with_twelve_reports_as_with_two(
+        joker_game, players, moderator, page):
+    client = client_for(moderator)
+    for reporter in players[:2]:
+        report_of(reporter, game=joker_game)
+    few = queries_of(client, reverse(page))
+    for reporter in players:
+        report_of(reporter, player=players[(players.index(reporter) + 1) % 4])
+    message = game_services.post_chat(joker_game.pk, players[1], "rude")
+    for reporter in (players[0], players[2], players[3]):
+        report_of(reporter, message=message)
+    assert Report.objects.count() >= 9
+    assert queries_of(client, reverse(page)) == few
+
+
+def test_a_report_page_runs_as_many_queries_for_a_busy_game_as_for_a_quiet_one(joker_game, players, moderator):
+    client = client_for(moderator)
+    message = game_services.post_chat(joker_game.pk, players[1], "rude")
+    report = report_of(players[0], message=message)
+    few = queries_of(client, reverse("admin:conduct_report_change", args=[report.pk]))
+    for n in range(12):
+        game_services.post_chat(joker_game.pk, players[n % 4], f"line {n}")
+    for target in players[:2]:
+        report_of(players[2], player=target)
+    game_services.resign(joker_game.pk, players[3])
+    assert queries_of(client, reverse("admin:conduct_report_change", args=[report.pk])) == few
