@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from conduct.models import Report
-from conduct.restrictions import is_muted, is_suspended
+from conduct.restrictions import is_muted, is_suspended, suspension_message
 from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError, is_storable_text
 from moderation.audit import record_action
@@ -47,6 +47,8 @@ def send_report(reporter, reason: str, text: str = "", *, game: Game | None = No
     the same reporter's report of the same thing is still open. Whether the
     reporter may see the game or the message is the caller's check (the
     views show only what the page shows)."""
+    if is_suspended(reporter):
+        raise GameError(suspension_message(reporter), code="suspended")
     if reason not in Report.Reason.values:
         raise GameError(_("Choose a reason from the list."), code="bad_request")
     text = (text or "").strip()

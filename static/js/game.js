@@ -340,7 +340,8 @@
     }
     // A small "report this message" link on each message, for a signed-in reader.
     function reportLink(m) {
-      if (!box.dataset.reportUrl) return null;
+      const me = current.seat === null ? null : (current.players || []).find((p) => p.position === current.seat);
+      if (!box.dataset.reportUrl || (me && me.name === m.author)) return null;
       return el("a", { class: "report-link", href: box.dataset.reportUrl + "?message=" + m.id,
         title: box.dataset.reportTitle, rel: "nofollow", text: "⚑" });
     }

@@ -57,7 +57,7 @@ def test_a_player_reports_in_russian(joker_game, players):
 
 def test_the_refusals_of_a_suspended_or_muted_player_are_in_russian(joker_game, players, moderator, outsider):
     services.mute(players[1].pk, moderator, "спам", timezone.now() + timedelta(days=1))
-    with translation.override("ru"), pytest.raises(GameError, match="Модератор запретил вам писать в чат до"):
+    with translation.override("ru"), pytest.raises(GameError, match="По решению модератора вы не можете писать в чат до"):
         game_services.post_chat(joker_game.pk, players[1], "привет")
     services.suspend(outsider.pk, moderator, "жульничество")
     page = Client(headers={"accept-language": "ru"}).post(

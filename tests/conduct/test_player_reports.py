@@ -146,3 +146,19 @@ def test_my_reports_runs_as_many_queries_with_twelve_reports_as_with_two(joker_g
         report_of(players[0], message=message)
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(reverse("my_reports"))
+
+
+def test_a_suspended_account_sends_no_report(joker_game, players, moderator, outsider):
+    client = client_for(outsider)
+    services.suspend(outsider.pk, moderator, "spam")
+    response = client.post(report_url(game=joker_game.pk), {"reason": "abuse"}, follow=True)
+    assert "Your account is suspended by a moderator." in response.text
+    assert not Report.objects.exists()
+
+
+def test_a_players_own_chat_messages_carry_no_report_link(joker_game, players):
+    own = game_services.post_chat(joker_game.pk, players[0], "mine")
+    other = game_services.post_chat(joker_game.pk, players[1], "theirs")
+    game_services.resign(joker_game.pk, players[2])
+    page = client_for(players[0]).get(joker_game.get_absolute_url()).text
+    assert f"?message={other.pk}" in page and f"?message={own.pk}" not in page
