@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from conduct import history, services
@@ -44,20 +44,22 @@ class ModeratorsOnly:
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def action_view(self, request, object_id: int, form_class, run, *, title: str, intro: str, button: str,
-                    permission: str, back: str):
-        """A moderator action's page: its form (a reason, maybe a date), then the service."""
+    def action_view(self, request, object_id: int, form_class, run, *, done: str, title: str, intro: str,
+                    button: str, permission: str, back: str):
+        """A moderator action's page: its form (a reason, maybe a date), then
+        `run(obj, cleaned_data)`, the service call; its success is said with
+        `done`, or with the text `run` returns."""
         if not (is_moderator(request.user) and request.user.has_perm(permission)):
             raise PermissionDenied
         obj = get_object_or_404(self.model, pk=object_id)
         form = form_class(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                done = run(obj, form.cleaned_data)
+                said = run(obj, form.cleaned_data)
             except GameError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, done)
+                messages.success(request, said or done)
                 return redirect(back, obj.pk)
         context = {**self.admin_site.each_context(request), "opts": self.model._meta, "original": obj,
                    "form": form, "title": title, "intro": intro, "button": button,
@@ -152,17 +154,21 @@ class ReportAdmin(ModeratorsOnly, ModeratorAdmin):
         ] + super().get_urls()
 
     def resolve_view(self, request, object_id: int):
+        def run(report, data):
+            services.resolve_report(report.pk, request.user, data["reason"])
+
         return self.action_view(
-            request, object_id, ReasonForm, lambda report, data: (
-                services.resolve_report(report.pk, request.user, data["reason"]) and _("The report is resolved.")),
+            request, object_id, ReasonForm, run, done=_("The report is resolved."),
             title=_("Resolve report #%(id)s") % {"id": object_id}, button=_("Resolve"),
             intro=_("The report was right and something has been done about it. The reporter sees it resolved."),
             permission="conduct.change_report", back="admin:conduct_report_change")
 
     def dismiss_view(self, request, object_id: int):
+        def run(report, data):
+            services.dismiss_report(report.pk, request.user, data["reason"])
+
         return self.action_view(
-            request, object_id, ReasonForm, lambda report, data: (
-                services.dismiss_report(report.pk, request.user, data["reason"]) and _("The report is dismissed.")),
+            request, object_id, ReasonForm, run, done=_("The report is dismissed."),
             title=_("Dismiss report #%(id)s") % {"id": object_id}, button=_("Dismiss"),
             intro=_("Nothing needed doing. The reporter sees it dismissed."),
             permission="conduct.change_report", back="admin:conduct_report_change")
@@ -225,8 +231,8 @@ class PlayerAdmin(ModeratorsOnly, ModeratorAdmin):
         links.append(("admin:conduct_player_mute", _("Mute in chat…") if not is_muted(user) else _("Change the mute…")))
         if is_muted(user):
             links.append(("admin:conduct_player_unmute", _("Lift the chat mute…")))
-        return format_html(" ".join('<a class="button" href="{}">{}</a>' for _link in links),
-                           *[part for name, label in links for part in (reverse(name, args=[user.pk]), label)])
+        return format_html_join(" ", '<a class="button" href="{}">{}</a>',
+                                ((reverse(name, args=[user.pk]), label) for name, label in links))
 
     @admin.display(description=_("history"))
     def history_box(self, user) -> str:
@@ -249,32 +255,37 @@ class PlayerAdmin(ModeratorsOnly, ModeratorAdmin):
                      "%(forfeited)s; open tables left: %(left)s.") % {k: len(v) for k, v in games.items()}
 
         return self.action_view(
-            request, object_id, SuspendForm, run, title=_("Suspend an account"), button=_("Suspend"),
+            request, object_id, SuspendForm, run, done="", title=_("Suspend an account"), button=_("Suspend"),
             intro=_("The account cannot log in, join a table, move or chat. Its games in play are continued by a "
                     "computer player or forfeited, as each table (or its league) says; it leaves its open tables."),
             permission="conduct.suspend_player", back="admin:conduct_player_change")
 
     def unsuspend_view(self, request, object_id: int):
+        def run(user, data):
+            services.unsuspend(user.pk, request.user, data["reason"])
+
         return self.action_view(
-            request, object_id, ReasonForm,
-            lambda user, data: services.unsuspend(user.pk, request.user, data["reason"]) or _("The suspension is lifted."),
+            request, object_id, ReasonForm, run, done=_("The suspension is lifted."),
             title=_("Lift the suspension"), button=_("Lift the suspension"),
             intro=_("The account can log in and play again. Its seats taken over by a computer player stay so."),
             permission="conduct.suspend_player", back="admin:conduct_player_change")
 
     def mute_view(self, request, object_id: int):
+        def run(user, data):
+            services.mute(user.pk, request.user, data["reason"], data["until"])
+
         return self.action_view(
-            request, object_id, MuteForm,
-            lambda user, data: services.mute(user.pk, request.user, data["reason"], data["until"])
-            or _("The account is muted in chat."),
+            request, object_id, MuteForm, run, done=_("The account is muted in chat."),
             title=_("Mute in chat"), button=_("Mute"),
             intro=_("The account cannot write in any chat until then; it can still play."),
             permission="conduct.mute_player", back="admin:conduct_player_change")
 
     def unmute_view(self, request, object_id: int):
+        def run(user, data):
+            services.unmute(user.pk, request.user, data["reason"])
+
         return self.action_view(
-            request, object_id, ReasonForm,
-            lambda user, data: services.unmute(user.pk, request.user, data["reason"]) or _("The chat mute is lifted."),
+            request, object_id, ReasonForm, run, done=_("The chat mute is lifted."),
             title=_("Lift the chat mute"), button=_("Lift the chat mute"), intro=_("The account can chat again."),
             permission="conduct.mute_player", back="admin:conduct_player_change")
 
