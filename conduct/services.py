@@ -8,7 +8,9 @@ in one transaction. A moderator's action records exactly one audit row
   Its games in play are continued by a computer player or forfeited, as the
   table says (`Game.on_timeout`: automatic moves → a computer player; loss →
   resigned); a league game as its league says (`League.on_withdrawal`). It
-  leaves the open tables it sits at. Lifting the suspension gives back no seat.
+  leaves the open tables it sits at; every session it is logged in with ends
+  (`accounts.User.get_session_auth_hash`; a socket already open is refused
+  by the services). Lifting the suspension ends it now, and gives back no seat.
   The suspension is one audit row; each seat it gives to a computer player is
   the substitution's own row too (`substitute_seat` records it, so that the
   game's audit shows who took the seat and why: "Account suspended: …").
@@ -173,10 +175,11 @@ def unsuspend(user_id: int, moderator, reason: str) -> None:
     if not is_suspended(user):
         raise GameError(_("This account is not suspended."), code="not_restricted")
     before = {"suspended_at": _iso(user.suspended_at), "suspended_until": _iso(user.suspended_until)}
-    user.suspended_at = user.suspended_until = None
-    user.save(update_fields=["suspended_at", "suspended_until"])
+    # Ended now rather than erased: the sessions the suspension ended stay ended (User.get_session_auth_hash).
+    user.suspended_until = timezone.now()
+    user.save(update_fields=["suspended_until"])
     record_action(moderator, AuditEntry.Action.UNSUSPEND, reason, target_user=user, before=before,
-                  after={"suspended_at": None, "suspended_until": None})
+                  after={"suspended_at": _iso(user.suspended_at), "suspended_until": _iso(user.suspended_until)})
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='suspended_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='suspended since'),
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='last suspended at'),
         ),
         migrations.AddField(
             model_name='user',

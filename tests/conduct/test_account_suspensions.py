@@ -38,11 +38,13 @@ def a_move(game: Game) -> tuple[int, dict]:
     return position, DURAK.legal_actions(game.state, position)[0]
 
 
-def suspended_in_place(user, until=None) -> None:
+def suspended_in_place(user, until=None):
     """The account suspended while it keeps a seat in a game in play (as a
-    league table started after the suspension seats it): its own moves must
-    be refused there."""
+    league table started after the suspension seats it), and a session of it
+    that is still valid (a suspension ends its sessions, so this one is made
+    after it: the services' own refusal is what is tested); its client."""
     type(user).objects.filter(pk=user.pk).update(suspended_at=timezone.now(), suspended_until=until)
+    return client_for(type(user).objects.get(pk=user.pk))
 
 
 def login(username: str, password: str = PASSWORD):
@@ -121,6 +123,21 @@ def test_a_suspended_player_cannot_log_in_and_is_told_until_when(players, modera
     assert login(players[2].username).status_code == 302
 
 
+def test_a_suspension_ends_the_accounts_sessions_and_lifting_it_revives_none(players, moderator):
+    game = two_player_game(players[:2], on_timeout=Game.OnTimeout.FORFEIT)
+    before = client_for(players[1])
+    untouched = client_for(players[0])
+    services.suspend(players[1].pk, moderator, "abuse")
+    assert "_auth_user_id" not in before.get(reverse("lobby")).wsgi_request.session
+    refused = before.post(reverse("game_move", args=[game.pk]), json.dumps({"action": {"type": "take"}, "version": 1}),
+                          content_type="application/json")
+    assert refused.status_code == 401
+    services.unsuspend(players[1].pk, moderator, "appeal")
+    assert before.get(reverse("profile")).status_code == 302  # to the login page: the old session stays ended
+    assert login(players[1].username).status_code == 302  # a new one works
+    assert untouched.get(reverse("profile")).status_code == 200  # other accounts keep theirs
+
+
 def test_a_suspended_player_cannot_log_in_to_the_admin_either(players, moderator, django_user_model):
     staffer = django_user_model.objects.create_user("helper", password=PASSWORD, is_staff=True)
     services.suspend(staffer.pk, moderator, "abuse")
@@ -146,8 +163,7 @@ def test_a_suspension_for_good_lasts_until_it_is_lifted(players, moderator):
 def test_a_suspended_players_http_moves_are_refused_with_a_clear_message(players):
     game = two_player_game(players[:2])
     position, action = a_move(game)
-    client = client_for(players[position])
-    suspended_in_place(players[position], timezone.now() + timedelta(days=1))
+    client = suspended_in_place(players[position], timezone.now() + timedelta(days=1))
     response = client.post(reverse("game_move", args=[game.pk]), json.dumps({"action": action, "version": 0}),
                            content_type="application/json")
     assert response.status_code == 403
@@ -160,8 +176,7 @@ def test_a_suspended_players_http_moves_are_refused_with_a_clear_message(players
 
 def test_a_suspended_player_cannot_open_or_join_a_table(players):
     table = game_services.create_game(players[0], "durak", players=2)
-    client = client_for(players[1])
-    suspended_in_place(players[1])
+    client = suspended_in_place(players[1])
     joined = client.post(reverse("join_game", args=[table.pk]), {}, follow=True)
     assert "Your account is suspended by a moderator." in joined.text
     assert not table.seats.filter(user=players[1]).exists()
@@ -250,7 +265,7 @@ def test_a_moderator_suspends_and_unsuspends_in_the_admin_with_a_reason_and_one_
 
     client.post(reverse("admin:conduct_player_unsuspend", args=[players[1].pk]), {"reason": "appeal accepted"})
     players[1].refresh_from_db()
-    assert players[1].suspended_at is None
+    assert players[1].suspended_until <= timezone.now()
     assert list(AuditEntry.objects.order_by("pk").values_list("action", flat=True)) == ["suspend", "unsuspend"]
 
 

@@ -149,8 +149,8 @@ def test_my_reports_runs_as_many_queries_with_twelve_reports_as_with_two(joker_g
 
 
 def test_a_suspended_account_sends_no_report(joker_game, players, moderator, outsider):
-    client = client_for(outsider)
     services.suspend(outsider.pk, moderator, "spam")
+    client = client_for(type(outsider).objects.get(pk=outsider.pk))  # a session made after: the service's refusal
     response = client.post(report_url(game=joker_game.pk), {"reason": "abuse"}, follow=True)
     assert "Your account is suspended by a moderator." in response.text
     assert not Report.objects.exists()
