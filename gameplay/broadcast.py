@@ -159,14 +159,18 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
     return reasons
 
 
-def seat_event(payload: dict, position: int | None, user_id: int | None) -> dict:
+def seat_event(payload: dict, position: int | None, user_id: int | None, seated: list[int] = ()) -> dict:
     """The channel-layer event carrying `payload` to a seat's group. A seat's
     event names the user sitting there now: a socket that joined the group
     as someone who has since left that seat of an open table (or lost it) must
-    not receive the next occupant's view (see GameConsumer.game_update)."""
+    not receive the next occupant's view (see GameConsumer.game_update). The
+    spectators' event names the seated users: one who was just given a seat
+    (a moderator's substitution) reconnects as its player."""
     event = {"type": "game.update", "payload": payload}
     if position is not None:
         event["user"] = user_id
+    else:
+        event["seated"] = list(seated)
     return event
 
 
@@ -196,7 +200,8 @@ def send_game(game: Game | int, events: list | None = None) -> None:
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
             payload = game_payload(game, position, seats, vacations, series, result, ratings)
         payload["events"] = events or []
-        messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
+        messages.append((seat_group(game.pk, position),
+                         seat_event(payload, position, occupants.get(position), [u for u in occupants.values() if u])))
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # Redis may be down: the database has the move, clients resync.

@@ -186,5 +186,11 @@ class GameConsumer(inbound.GatedConsumer):
             self.closing = True
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        if (self.position is None and self.user.is_authenticated and self.user.pk in event.get("seated", ())
+                and event["payload"].get("status") == Game.Status.ACTIVE):
+            # A moderator gave him a seat of this game: his page reconnects as its player.
+            self.closing = True
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.send_payload(event["payload"])
 
