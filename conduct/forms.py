@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from conduct.models import Report
+from gameplay.services.moderation import MAX_REASON
 
 
 class ReportForm(forms.Form):
@@ -14,7 +15,7 @@ class ReportForm(forms.Form):
 class ReasonForm(forms.Form):
     """A moderator's reason, required for every action (it goes to the audit)."""
 
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=MAX_REASON)
 
 
 class SuspendForm(ReasonForm):

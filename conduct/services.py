@@ -30,6 +30,7 @@ from conduct.models import Report
 from conduct.restrictions import is_muted, is_suspended, suspension_message
 from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError, is_storable_text
+from gameplay.services.moderation import required_reason
 from moderation.audit import record_action
 from moderation.models import AuditEntry
 from moderation.permissions import is_moderator
@@ -84,10 +85,7 @@ def _must_moderate(moderator) -> None:
 
 
 def _reason_of(reason: str) -> str:
-    reason = (reason or "").strip()
-    if not reason:
-        raise GameError(_("Give a reason."), code="bad_request")
-    return reason
+    return required_reason(reason, _("Give a reason."))
 
 
 def _close_report(report_id: int, moderator, reason: str, status: str, action: str) -> Report:
@@ -152,15 +150,16 @@ def suspend(user_id: int, moderator, reason: str, until: datetime | None = None)
     user = _locked_user(user_id, moderator)
     now = timezone.now()
     _check_until(until, now)
-    before = {"suspended_at": _iso(user.suspended_at) if is_suspended(user, now) else None,
-              "suspended_until": _iso(user.suspended_until) if is_suspended(user, now) else None}
-    if is_suspended(user, now):
-        # Suspended already (a league table may have seated the account since): its games are
-        # resigned in its name, which the check of a suspended account would refuse meanwhile.
+    already = is_suspended(user, now)
+    before = {"suspended_at": _iso(user.suspended_at) if already else None,
+              "suspended_until": _iso(user.suspended_until) if already else None}
+    if already:
+        # (A league table may have seated the account since.) Its games are resigned in its
+        # name, which the check of a suspended account refuses: lifted for this transaction.
         get_user_model().objects.filter(pk=user.pk).update(suspended_at=None)
     games = _hand_over_games(user, moderator, reason)
-    # After the games: a resignation in his name is refused once he is suspended.
-    user.suspended_at = user.suspended_at if is_suspended(user, now) else now
+    # After the games, for the same reason; a new suspension starts now (and ends every session).
+    user.suspended_at = user.suspended_at if already else now
     user.suspended_until = until
     user.save(update_fields=["suspended_at", "suspended_until"])
     record_action(moderator, AuditEntry.Action.SUSPEND, reason, target_user=user, before=before,

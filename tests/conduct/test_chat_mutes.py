@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from gameplay.services.base import GameError
 from moderation.models import AuditEntry
 from tests.gameplay.test_consumer import communicator, headers_for
 
-from .conftest import client_for
+from .conftest import client_for, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -37,8 +38,6 @@ def test_a_muted_player_cannot_chat_and_can_again_once_the_time_is_over(joker_ga
 
 
 def test_a_muted_player_can_still_play(joker_game, players, moderator):
-    from .conftest import started_game
-
     game = started_game("durak", players[:2])
     services.mute(players[0].pk, moderator, "spam", timezone.now() + timedelta(days=1))
     game_services.resign(game.pk, players[0])  # acting at the table is not chatting
@@ -70,8 +69,6 @@ def test_a_socket_opened_before_the_mute_gets_a_clear_refusal_for_its_chat(joker
     async def scenario():
         ws = await open_socket()
         first = await chat(ws, "before")
-        from channels.db import database_sync_to_async
-
         await database_sync_to_async(services.mute)(players[1].pk, moderator, "insults",
                                                     timezone.now() + timedelta(hours=1))
         second = await chat(ws, "after")
