@@ -12,6 +12,15 @@ def outsider(django_user_model):
     return django_user_model.objects.create_user("outsider", password="pw-not-used-1", language="en")
 
 
+@pytest.fixture
+def boss(django_user_model):
+    """A superuser: a moderator without the moderators group, which a
+    transactional test's database no longer holds once an earlier one has
+    flushed it (the group is made by a data migration)."""
+    return django_user_model.objects.create_superuser("boss", password="pw-not-used-1", email="boss@example.com",
+                                                      language="en")
+
+
 def report_of(reporter, **subject):
     return services.send_report(reporter, "abuse", "rude", **subject)
 

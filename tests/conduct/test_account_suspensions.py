@@ -193,8 +193,8 @@ def test_a_suspended_player_cannot_chat(joker_game, players):
     assert refused.value.code == "suspended"
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
-def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(players, moderator):
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(players, boss):
     game = two_player_game(players[:2], on_timeout=Game.OnTimeout.FORFEIT)
     position, action = a_move(game)
     headers = headers_for(players[position])
@@ -204,7 +204,7 @@ def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(player
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=5)  # state
         await ws.receive_json_from(timeout=5)  # chat history
-        await database_sync_to_async(services.suspend)(players[position].pk, moderator, "cheating")
+        await database_sync_to_async(services.suspend)(players[position].pk, boss, "cheating")
         replies = []
         for frame in ({"type": "move", "action": action, "version": 0, "move_id": "m1"},
                       {"type": "chat", "text": "still here"}):
@@ -223,8 +223,8 @@ def test_a_socket_opened_before_the_suspension_can_no_longer_move_or_chat(player
     assert not Move.objects.filter(game=game, client_move_id="m1").exists()
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
-def test_a_socket_of_a_seat_given_to_a_computer_player_is_closed(players, moderator):
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_of_a_seat_given_to_a_computer_player_is_closed(players, boss):
     game = two_player_game(players[:2], on_timeout=Game.OnTimeout.AUTOPLAY)
     headers = headers_for(players[1])
 
@@ -233,7 +233,7 @@ def test_a_socket_of_a_seat_given_to_a_computer_player_is_closed(players, modera
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=5)
         await ws.receive_json_from(timeout=5)
-        await database_sync_to_async(services.suspend)(players[1].pk, moderator, "cheating")
+        await database_sync_to_async(services.suspend)(players[1].pk, boss, "cheating")
         output = await ws.receive_output(timeout=5)
         await ws.disconnect()
         return output

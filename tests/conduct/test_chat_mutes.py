@@ -51,8 +51,8 @@ def test_the_mute_is_told_in_the_players_own_language_and_time_zone(joker_game, 
         game_services.post_chat(joker_game.pk, players[1], "hi")
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # keeps the moderators group
-def test_a_socket_opened_before_the_mute_gets_a_clear_refusal_for_its_chat(joker_game, players, moderator):
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_before_the_mute_gets_a_clear_refusal_for_its_chat(joker_game, players, boss):
     headers = headers_for(players[1])
 
     async def open_socket():
@@ -69,7 +69,7 @@ def test_a_socket_opened_before_the_mute_gets_a_clear_refusal_for_its_chat(joker
     async def scenario():
         ws = await open_socket()
         first = await chat(ws, "before")
-        await database_sync_to_async(services.mute)(players[1].pk, moderator, "insults",
+        await database_sync_to_async(services.mute)(players[1].pk, boss, "insults",
                                                     timezone.now() + timedelta(hours=1))
         second = await chat(ws, "after")
         await ws.disconnect()
