@@ -129,6 +129,8 @@ def _locked_user(user_id: int, moderator):
         raise GameError(_("There is no such account."), code="not_found")
     if user.pk == moderator.pk:
         raise GameError(_("You cannot restrict your own account."), code="bad_request")
+    if is_moderator(user) and not moderator.is_superuser:
+        raise GameError(_("Only a superuser can restrict a moderator's account."), code="forbidden")
     return user
 
 

@@ -67,3 +67,15 @@ def test_the_services_refuse_anyone_but_a_moderator(report, players, staff_user,
             with pytest.raises(GameError, match="Only moderators"):
                 action()
     assert not AuditEntry.objects.exists()
+
+
+def test_a_moderator_cannot_restrict_another_moderator_but_a_superuser_can(players, moderator, django_user_model):
+    from django.contrib.auth.models import Group
+
+    colleague = django_user_model.objects.create_user("colleague", password="pw-not-used-1", is_staff=True)
+    colleague.groups.add(Group.objects.get(name="moderators"))
+    with pytest.raises(GameError, match="Only a superuser"):
+        services.suspend(colleague.pk, moderator, "disagreement")
+    boss = django_user_model.objects.create_superuser("boss", password="pw", email="boss@example.com")
+    services.mute(colleague.pk, boss, "too loud", timezone.now() + timedelta(hours=1))
+    assert AuditEntry.objects.get().moderator == boss
