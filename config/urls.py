@@ -16,6 +16,7 @@ urlpatterns = [
     path("sheets/", include("scoresheets.urls")),
     path("ratings/", include("ratings.urls")),
     path("leagues/", include("leagues.urls")),
+    path("moderation/", include("moderation.urls")),
     path("reports/", include("conduct.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("gameplay.urls")),

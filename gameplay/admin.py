@@ -240,15 +240,16 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
         return game
 
     def moderation_form(self, request, game: Game, form, act, done: str, title: str, template: str):
-        """Show `form`; once it is valid, `act(form)` (a service call) and back to the game's page."""
+        """Show `form`; once it is valid, `act(form)` (a service call) and back
+        to the game's page; a refusal is shown on the form, nothing changed."""
         if request.method == "POST" and form.is_valid():
             try:
                 act(form)
             except services.GameError as exc:
-                messages.error(request, exc.message)
+                form.add_error(None, exc.message)
             else:
                 messages.success(request, done)
-            return redirect("admin:gameplay_game_change", game.pk)
+                return redirect("admin:gameplay_game_change", game.pk)
         context = {**self.admin_site.each_context(request), "game": game, "form": form, "opts": self.model._meta,
                    "title": title}
         return render(request, template, context)

@@ -188,7 +188,7 @@ class GameConsumer(inbound.GatedConsumer):
             return
         if (self.position is None and self.user.is_authenticated and self.user.pk in event.get("seated", ())
                 and event["payload"].get("status") == Game.Status.ACTIVE):
-            # A moderator gave him a seat of this game: his page reconnects as its player.
+            # A moderator gave this user a seat of this game: the page reconnects as its player.
             self.closing = True
             await self.close(code=CLOSE_FORBIDDEN)
             return

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gameplay import clocks
 from gameplay.engine import ENGINES
@@ -19,6 +20,15 @@ def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
     """A time field in seconds, bounded both ways, whose error says the bound in days too."""
     return forms.IntegerField(label=label, min_value=low, max_value=high, required=False,
                               error_messages={"max_value": lazy(_at_most, str)(high)}, **kwargs)
+
+
+# Odessa's special deals, as the form and the lobby name them.
+ODESSA_SPECIALS = {"blind": pgettext_lazy("odessa special", "blind"), "golden": pgettext_lazy("odessa special", "golden"),
+                   "miser": pgettext_lazy("odessa special", "miser"),
+                   "no_trump": pgettext_lazy("odessa special", "no trump")}
+ODESSA_SPECIAL_CHOICES = [("", pgettext_lazy("odessa special", "none")), *ODESSA_SPECIALS.items()]
+ODESSA_DEFAULT_PLAYERS = 4
+ODESSA_SPECIAL_FIELDS = ["odessa_special_1", "odessa_special_2", "odessa_special_3", "odessa_special_4"]
 
 
 class NewGameForm(forms.Form):
@@ -57,6 +67,49 @@ class NewGameForm(forms.Form):
     ipuker_overflow = forms.ChoiceField(label=_("When the cards overflow the fields"), required=False, initial="basic",
                                         choices=[("basic", _("basic: players pay")), ("kids", _("kids: nobody wins")),
                                                  ("cards", _("cards: random layout"))])
+    # Odessa poker
+    odessa_deck = forms.TypedChoiceField(
+        label=_("Deck"), required=False, initial=36, coerce=int,
+        choices=[(36, _("36 cards (6 to ace), 7♠ is the joker")), (52, _("52 cards (2 to ace), 7♠ is the joker")),
+                 (53, _("53 cards: 52 and a real joker"))],
+        help_text=_("The joker plays high, low, or, leading, demands the highest card of a suit."))
+    odessa_max_hand = forms.IntegerField(
+        label=_("Most cards in a hand"), required=False, min_value=2, max_value=12,
+        help_text=_("Empty: as many as the deck allows (at most 12)."))
+    odessa_trump = forms.ChoiceField(
+        label=_("Trump"), required=False, initial="turned",
+        choices=[("turned", _("the card turned after the deal")), ("S", _("spades ♠ for the whole game")),
+                 ("C", _("clubs ♣ for the whole game")), ("D", _("diamonds ♦ for the whole game")),
+                 ("H", _("hearts ♥ for the whole game"))],
+        help_text=_("A turned joker, or no card left to turn, makes the deal no-trump."))
+    odessa_dealer_rule = forms.ChoiceField(
+        label=_("The dealer's bid"), required=False, initial="not_equal",
+        choices=[("not_equal", _("may not make the bids add up to the cards")), ("free", _("any bid (beginners)")),
+                 ("over", _("must make the bids add up to more than the cards"))],
+        help_text=_("The dealer bids last."))
+    odessa_joker_demand = forms.ChoiceField(
+        label=_("The joker's demand"), required=False, initial="any_trick",
+        choices=[("any_trick", _("on any lead")), ("first_trick_only", _("on the first trick of a deal only")),
+                 ("off", _("never"))],
+        help_text=_("Leading the joker, a player may demand everyone's highest card of a suit."))
+    odessa_special_1 = forms.ChoiceField(
+        label=_("1st special deal"), required=False, initial="blind", choices=ODESSA_SPECIAL_CHOICES,
+        help_text=_("After the last 1-card deal, in this order. Blind: bids before seeing the cards; golden: no bids, "
+                    "+10 a trick; miser: no bids, −10 a trick; no trump: no trump."))
+    odessa_special_2 = forms.ChoiceField(label=_("2nd special deal"), required=False, initial="golden",
+                                         choices=ODESSA_SPECIAL_CHOICES)
+    odessa_special_3 = forms.ChoiceField(label=_("3rd special deal"), required=False, initial="miser",
+                                         choices=ODESSA_SPECIAL_CHOICES)
+    odessa_special_4 = forms.ChoiceField(label=_("4th special deal"), required=False, initial="no_trump",
+                                         choices=ODESSA_SPECIAL_CHOICES)
+    odessa_specials_mode = forms.ChoiceField(
+        label=_("Each special is dealt"), required=False, initial="round",
+        choices=[("round", _("once by every player")), ("once", _("once"))],
+        help_text=_("Once by every player: as many deals of each special as there are players."))
+    odessa_special_multiplier = forms.TypedChoiceField(
+        label=_("Points in the specials"), required=False, coerce=int, initial=2,
+        choices=[(2, _("doubled")), (3, _("tripled"))],
+        help_text=_("Golden and miser count 10 a trick times this; blind and no trump multiply the usual points."))
     is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
     rated = forms.BooleanField(
         label=_("Rated game"), required=False, initial=True,
@@ -69,11 +122,22 @@ class NewGameForm(forms.Form):
     PER_GAME = {
         "durak": ["durak_mode", "durak_teams", "attacker_seconds", "defender_seconds", "throwers_seconds"],
         "ipuker": ["ipuker_leader_order", "ipuker_min_stake", "ipuker_max_stake", "ipuker_overflow"],
+        "odessa": ["odessa_deck", "odessa_max_hand", "odessa_trump", "odessa_dealer_rule", "odessa_joker_demand",
+                   *ODESSA_SPECIAL_FIELDS, "odessa_specials_mode", "odessa_special_multiplier"],
     }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("engine") == "odessa":
+            data["players"] = data.get("players") or ODESSA_DEFAULT_PLAYERS
+            chosen = [data.get(name) for name in ODESSA_SPECIAL_FIELDS if data.get(name)]
+            if len(set(chosen)) < len(chosen):
+                self.add_error(None, _("Each special deal may be chosen only once."))
+        return data
 
     def common_fields(self):
         return [self[name] for name in self.COMMON]
@@ -91,13 +155,42 @@ class NewGameForm(forms.Form):
                     "min_stake": data["ipuker_min_stake"] or 9,
                     "max_stake": data["ipuker_max_stake"] or 30,
                     "overflow": data["ipuker_overflow"] or "basic"}
+        if engine == "odessa":
+            return odessa_options(data, specials_posted=any(name in self.data for name in ODESSA_SPECIAL_FIELDS))
         return {}
+
+    def odessa_schedule(self) -> str:
+        """The Odessa deal schedule of the options shown, in words (the defaults on an empty form;
+        "" where the options do not fit together): the form's preview before its script runs."""
+        from gameplay.odessa_schedule import schedule_text
+
+        if not self.is_bound:
+            return schedule_text(ODESSA_DEFAULT_PLAYERS, {})
+        if self.is_valid() and self.cleaned_data.get("engine") == "odessa":
+            return schedule_text(self.cleaned_data["players"], self.engine_options())
+        return ""
 
     def timer_seconds(self) -> dict:
         if self.cleaned_data["engine"] != "durak":
             return {}
         return {clock: self.cleaned_data[f"{clock}_seconds"] for clock in ("attacker", "defender", "throwers")
                 if self.cleaned_data.get(f"{clock}_seconds")}
+
+
+def odessa_options(data: dict, specials_posted: bool = True) -> dict:
+    """The Odessa engine's options from the form's cleaned data (the engine checks them). With
+    no special deal field posted at all (a client sending only some fields), the default specials."""
+    options = {"deck": data["odessa_deck"] or 36,
+               "trump": data["odessa_trump"] or "turned",
+               "dealer_rule": data["odessa_dealer_rule"] or "not_equal",
+               "joker_demand": data["odessa_joker_demand"] or "any_trick",
+               "specials_mode": data["odessa_specials_mode"] or "round",
+               "special_multiplier": data["odessa_special_multiplier"] or 2}
+    if specials_posted:
+        options["specials"] = [data[name] for name in ODESSA_SPECIAL_FIELDS if data.get(name)]
+    if data.get("odessa_max_hand"):
+        options["max_hand"] = data["odessa_max_hand"]
+    return options
 
 
 class JoinForm(forms.Form):

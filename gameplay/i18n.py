@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext, pgettext
 
+from gameplay.engine.cards import SUIT_SYMBOLS
 from gameplay.engine.core import IllegalMove, fill
 
 
@@ -64,6 +65,8 @@ def variant_label(engine_slug: str, options: dict, players: int) -> str:
     """A table's variant in a few words, in the active language: Durak's mode
     and pairs ("подкидной, 2×2 парами"), else the number of players."""
     count = ngettext("%(n)s player", "%(n)s players", players) % {"n": players}
+    if engine_slug == "odessa":
+        return ", ".join([count, *odessa_variant(options or {})])
     if engine_slug != "durak":
         return count
     modes = {"podkidnoy": pgettext("durak variant", "podkidnoy"), "perevodnoy": pgettext("durak variant", "perevodnoy")}
@@ -71,3 +74,33 @@ def variant_label(engine_slug: str, options: dict, players: int) -> str:
     if (options or {}).get("teams"):
         return gettext("%(mode)s, 2×2 in pairs") % {"mode": mode}
     return f"{mode}, {count}"
+
+
+def odessa_variant(options: dict) -> list[str]:
+    """Odessa poker's chosen options in a few words each: the deck and the longest hand always,
+    the others where they are not the usual ones."""
+    from gameplay.forms import ODESSA_SPECIALS, NewGameForm
+
+    def choice(field: str, value) -> str:
+        return str(dict(NewGameForm.base_fields[field].choices).get(value, value))
+
+    deck = options.get("deck", "36")
+    words = [ngettext("%(n)s card", "%(n)s cards", int(deck)) % {"n": deck}]
+    if options.get("max_hand"):
+        words.append(gettext("up to %(n)s in a hand") % {"n": options["max_hand"]})
+    if options.get("trump", "turned") != "turned":
+        words.append(gettext("trump %(suit)s") % {"suit": SUIT_SYMBOLS.get(options["trump"], options["trump"])})
+    if options.get("dealer_rule", "not_equal") != "not_equal":
+        words.append(gettext("dealer: %(rule)s") % {"rule": choice("odessa_dealer_rule", options["dealer_rule"])})
+    if options.get("joker_demand", "any_trick") != "any_trick":
+        words.append(gettext("joker's demand: %(rule)s") % {"rule": choice("odessa_joker_demand", options["joker_demand"])})
+    specials = options.get("specials")
+    if specials == []:
+        words.append(gettext("no specials"))
+    elif specials:
+        names = ", ".join(str(ODESSA_SPECIALS.get(name, name)) for name in specials)
+        words.append(gettext("specials: %(names)s (×%(times)s)") % {"names": names,
+                                                                    "times": options.get("special_multiplier", 2)})
+        if options.get("specials_mode") == "once":
+            words.append(gettext("each special once"))
+    return words

@@ -50,7 +50,7 @@ from django.utils.translation import gettext
 from gameplay import clocks, services
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
-from gameplay.results import LOST_ON_TIME, RESIGNED, game_result
+from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +285,8 @@ def _game_over(game_id: int) -> None:
             "rows": rows,
             "lost_on_time": result.ending == LOST_ON_TIME,
             "resigned": result.ending == RESIGNED,
+            "adjudicated": result.ending == ADJUDICATED,
+            "result": result,
             "ender_name": str(ender.player_name) if ender else "",
             "is_ender": is_ender,
             "won": place == 1 and not is_ender,

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from gameplay import rules, views
+from gameplay import odessa_schedule, rules, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.new_game, name="new_game"),
+    path("games/new/odessa-schedule/", odessa_schedule.odessa_schedule, name="odessa_schedule"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/join/", views.join, name="join_game"),
     path("games/<int:game_id>/leave/", views.leave, name="leave_game"),

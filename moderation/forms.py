@@ -11,7 +11,7 @@ REASON_MAX = 1000
 
 
 def reason_field() -> forms.CharField:
-    return forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=REASON_MAX,
+    return forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3, "cols": 30}), max_length=REASON_MAX,
                            help_text=_("Recorded in the moderation log; shown to the players where the action is."))
 
 

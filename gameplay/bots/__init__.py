@@ -1,4 +1,5 @@
-"""Computer players, one module per game (joker.py durak.py ipuker.py).
+"""Computer players, one module per game (joker.py durak.py ipuker.py odessa.py; tricks.py is
+what the Joker and Odessa players share).
 
 ``choose_action(engine, state, seat, rng)`` returns a legal action for
 ``seat``. A bot sees only what that seat may see: ``engine.view(state, seat)``
@@ -17,6 +18,7 @@ from typing import Any
 from gameplay.bots.durak import choose_durak_action
 from gameplay.bots.ipuker import choose_ipuker_action
 from gameplay.bots.joker import choose_joker_action
+from gameplay.bots.odessa import choose_odessa_action
 
 Action = dict[str, Any]
 Policy = Callable[[dict, list[Action], random.Random], Action]
@@ -25,6 +27,7 @@ POLICIES: dict[str, Policy] = {
     "joker": choose_joker_action,
     "durak": choose_durak_action,
     "ipuker": choose_ipuker_action,
+    "odessa": choose_odessa_action,
 }
 
 

@@ -13,8 +13,9 @@ from .core import Engine, IllegalMove
 from .durak import DurakEngine
 from .ipuker import IpukerEngine
 from .joker import JokerEngine
+from .odessa import OdessaEngine
 
-ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine())}
+ENGINES: dict[str, Engine] = {engine.slug: engine for engine in (JokerEngine(), DurakEngine(), IpukerEngine(), OdessaEngine())}
 
 
 def get_engine(slug: str) -> Engine:

@@ -1,4 +1,4 @@
-"""The trick-taking core shared by Joker and (later) Odessa poker.
+"""The trick-taking core shared by Joker and Odessa poker.
 
 A trick is a small immutable value: the trump suit and the cards played so
 far, in order. The functions here answer the two questions of every trick
@@ -24,8 +24,23 @@ A joker is played with a mode:
 A joker may be played at any time, whatever the following duties. In state
 and on the wire a play is ``{"seat", "card", "joker", "suit"}``; ``joker`` and
 ``suit`` are ``None`` for ordinary cards, and ``suit`` is set only for a led
-joker. (Odessa's "demand" lead, where the joker wins outright, can be added
-as one more lead mode in ``Trick.winning_play`` and ``obligation``.)
+joker.
+
+Where the two games differ: ``JokerRules``
+------------------------------------------
+Everything above is Georgian Joker (``GEORGIAN``, the default of every
+function here, so Joker's code passes nothing). Odessa poker (``odessa``)
+differs in three explicit parameters of ``JokerRules``:
+
+- ``cards``: the cards that act as the joker. Joker: ``X1 X2``. Odessa: ``7S``
+  (the 36 and 52-card decks; the 7♠ then belongs to no suit) or ``X1`` (53).
+- ``high_lead_asks_highest`` / ``high_lead_yields_to_trump``: Joker's joker
+  led "high" demands the highest card of S and loses to a trump when S is
+  not trump. Odessa's "high" is the strongest card of the deck: led "high"
+  it wins, and the others follow S under the ordinary duties.
+- ``demand``: Odessa's third lead, "demand S": the joker wins, and every other
+  player must play the highest card of S; void in S, any card (no duty to
+  trump).
 """
 
 from __future__ import annotations
@@ -33,12 +48,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import cards_of_suit, describe, highest, is_joker, rank_value, suit_of, suit_symbol
+from .cards import JOKERS, cards_of_suit, describe, highest, is_joker, rank_value, suit_of, suit_symbol
 from .core import N_, IllegalMove
 
 HIGH = "high"
 LOW = "low"
+DEMAND = "demand"
 JOKER_MODES = (HIGH, LOW)
+
+
+@dataclass(frozen=True)
+class JokerRules:
+    """How a game's joker plays where Joker and Odessa poker differ (see the module docstring)."""
+
+    cards: frozenset[str] = frozenset(JOKERS)
+    high_lead_asks_highest: bool = True
+    high_lead_yields_to_trump: bool = True
+    demand: bool = False
+
+    def is_joker(self, card: str) -> bool:
+        return card in self.cards
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """Every way of playing the joker (``DEMAND`` only when leading)."""
+        return (HIGH, LOW, DEMAND) if self.demand else JOKER_MODES
+
+
+GEORGIAN = JokerRules()
 
 
 @dataclass(frozen=True)
@@ -77,10 +114,11 @@ class Trick:
 
     trump: str | None
     plays: tuple[Play, ...] = ()
+    rules: JokerRules = GEORGIAN
 
     @classmethod
-    def from_dicts(cls, plays: Iterable[dict], trump: str | None) -> Trick:
-        return cls(trump=trump, plays=tuple(Play.from_dict(play) for play in plays))
+    def from_dicts(cls, plays: Iterable[dict], trump: str | None, rules: JokerRules = GEORGIAN) -> Trick:
+        return cls(trump=trump, plays=tuple(Play.from_dict(play) for play in plays), rules=rules)
 
     def to_dicts(self) -> list[dict]:
         return [play.to_dict() for play in self.plays]
@@ -99,10 +137,17 @@ class Trick:
         lead = self.lead
         if lead is None:
             return None
-        return lead.suit if lead.is_joker else lead.card_suit
+        return lead.suit if self.is_joker(lead) else lead.card_suit
+
+    def is_joker(self, play: Play) -> bool:
+        """True if ``play`` is the joker under this trick's rules (Odessa's 7♠ included)."""
+        return self.rules.is_joker(play.card)
+
+    def is_high_joker(self, play: Play) -> bool:
+        return self.is_joker(play) and play.joker == HIGH
 
     def add(self, play: Play) -> Trick:
-        return Trick(trump=self.trump, plays=self.plays + (play,))
+        return Trick(trump=self.trump, plays=self.plays + (play,), rules=self.rules)
 
     def winner(self) -> int:
         """The seat that wins the trick as it stands."""
@@ -113,17 +158,20 @@ class Trick:
         if not self.plays:
             raise ValueError("An empty trick has no winner")
         lead = self.plays[0]
-        later_high_jokers = [play for play in self.plays[1:] if play.is_high_joker]
+        later_high_jokers = [play for play in self.plays[1:] if self.is_high_joker(play)]
         if later_high_jokers:
             return later_high_jokers[-1]
         best_trump = self._highest_card_of(self.trump)
-        if lead.is_joker:
+        if self.is_joker(lead):
             return self._winner_over_led_joker(lead, best_trump)
         return best_trump or self._highest_card_of(self.led_suit) or lead
 
     def _winner_over_led_joker(self, lead: Play, best_trump: Play | None) -> Play:
+        if lead.joker == DEMAND:
+            return lead
         if lead.joker == HIGH:
-            if best_trump is not None and lead.suit != self.trump:
+            yields = self.rules.high_lead_yields_to_trump and lead.suit != self.trump
+            if best_trump is not None and yields:
                 return best_trump
             return lead
         return best_trump or self._highest_card_of(lead.suit) or lead
@@ -132,7 +180,7 @@ class Trick:
         """The highest ordinary card of ``suit`` in the trick, if any."""
         if suit is None:
             return None
-        of_suit = [play for play in self.plays if play.card_suit == suit]
+        of_suit = [play for play in self.plays if play.card_suit == suit and not self.is_joker(play)]
         if not of_suit:
             return None
         return max(of_suit, key=lambda play: rank_value(play.card))
@@ -145,16 +193,17 @@ class Obligation:
     ``kind``: ``"lead"`` (any card), ``"follow"`` (any card of ``suit``),
     ``"highest"`` (the highest card of ``suit``, after a joker led "high"),
     ``"trump"`` (void in ``led_suit``: any trump), ``"any"`` (void in both).
-    ``cards`` are the ordinary cards allowed; jokers are always allowed.
+    ``cards`` are the ordinary cards allowed; jokers (``jokers``) are always allowed.
     """
 
     kind: str
     led_suit: str | None
     suit: str | None
     cards: tuple[str, ...]
+    jokers: frozenset[str] = GEORGIAN.cards
 
     def allows(self, card: str) -> bool:
-        return is_joker(card) or card in self.cards
+        return card in self.jokers or card in self.cards
 
     def refusal(self, card: str) -> IllegalMove:
         """Why ``card`` may not be played: the ``IllegalMove`` to raise, with a sentence for the player.
@@ -170,27 +219,34 @@ class Obligation:
         if self.kind == "trump":
             return IllegalMove(N_("You have no %(led)s, so you must play a trump: you hold %(trump)s."),
                                led=suit_symbol(self.led_suit), trump=suit_symbol(self.suit))
-        if is_joker(card):  # never refused today: a joker is always allowed
+        if card in self.jokers or is_joker(card):  # never refused today: a joker is always allowed
             return IllegalMove(N_("You may not play the joker now."))
         return IllegalMove(N_("You may not play %(card)s now."), card=describe(card))
 
 
 def obligation(hand: Sequence[str], trick: Trick) -> Obligation:
     """What ``hand`` must play on ``trick``: follow, play the highest, trump, or anything."""
-    ordinary = [card for card in hand if not is_joker(card)]
+    rules = trick.rules
+    ordinary = [card for card in hand if not rules.is_joker(card)]
+
+    def rule(kind: str, led: str | None, suit: str | None, cards: Iterable[str]) -> Obligation:
+        return Obligation(kind, led, suit, tuple(cards), rules.cards)
+
     if trick.is_empty:
-        return Obligation("lead", None, None, tuple(ordinary))
+        return rule("lead", None, None, ordinary)
     led_suit = trick.led_suit
     of_led_suit = cards_of_suit(ordinary, led_suit) if led_suit else []
+    lead = trick.lead
+    asks_highest = lead is not None and trick.is_joker(lead) and (
+        lead.joker == DEMAND or (lead.joker == HIGH and rules.high_lead_asks_highest))
     if of_led_suit:
-        lead = trick.lead
-        if lead is not None and lead.is_high_joker:
-            return Obligation("highest", led_suit, led_suit, (highest(of_led_suit),))
-        return Obligation("follow", led_suit, led_suit, tuple(of_led_suit))
+        if asks_highest:
+            return rule("highest", led_suit, led_suit, (highest(of_led_suit),))
+        return rule("follow", led_suit, led_suit, of_led_suit)
     trumps = cards_of_suit(ordinary, trick.trump) if trick.trump else []
-    if trumps:
-        return Obligation("trump", led_suit, trick.trump, tuple(trumps))
-    return Obligation("any", led_suit, None, tuple(ordinary))
+    if trumps and not (lead is not None and lead.joker == DEMAND and trick.is_joker(lead)):
+        return rule("trump", led_suit, trick.trump, trumps)
+    return rule("any", led_suit, None, ordinary)
 
 
 def allowed_cards(hand: Sequence[str], trick: Trick) -> list[str]:

@@ -23,3 +23,19 @@ def in_order(cells, order):
     if cells is None:
         return []
     return ordered(cells, order)
+
+
+@register.filter
+def odessa_special(name) -> str:
+    """An Odessa special deal's name in the active language ("" for an ordinary deal)."""
+    from gameplay.movelog.odessa import special_name
+
+    return special_name(name)
+
+
+@register.filter
+def suit_symbol(suit) -> str:
+    """S C D H as ♠ ♣ ♦ ♥ ("" for none)."""
+    from gameplay.engine.cards import SUIT_SYMBOLS
+
+    return SUIT_SYMBOLS.get(suit, "")

@@ -39,6 +39,7 @@ def test_joker_points_are_written_in_hundreds_as_on_the_score_sheet():
 def test_other_games_points_are_written_as_they_are():
     assert format_points("durak", 3.0) == "3"
     assert format_points("ipuker", -12.5) == "-12.5"
+    assert format_points("odessa", -35) == "-35"
 
 
 def test_no_points_are_written_as_nothing():

@@ -394,6 +394,7 @@ def phone_tables(username: str, password: str) -> dict:
         "durak": _play_until(user, "durak", None, lambda g, p: any(a["type"] == "take" for a in p["legal"])),
         "ipuker": _play_until(user, "ipuker", None, lambda g, p: p["view"]["round"] >= 3
                               and any(a["type"] == "stake" for a in p["legal"])),
+        "odessa": _play_until(user, "odessa", None, lambda g, p: g.state["cards"] == 9 and p["view"]["phase"] == "bid"),
     }
 
 

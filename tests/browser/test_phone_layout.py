@@ -6,7 +6,7 @@ when it is his turn, without scrolling. A score sheet wider than the screen
 scrolls inside its own box, with a shadow on the side where more of it is.
 The set-up (`phone_tables` in scenario.py) gives one player four games at
 his move: Joker at its first deal and at its first 9-card deal, Durak when
-he defends, Ipuker in its third round.
+he defends, Ipuker in its third round, Odessa poker bidding on a full 9-card hand.
 """
 
 import re
@@ -25,7 +25,7 @@ PHONE = {"width": 390, "height": 844}
 NARROW_PHONE = {"width": 320, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 SLACK = 1  # px: rounding of fractional layouts
-GAMES = ("joker_first", "joker", "durak", "ipuker")
+GAMES = ("joker_first", "joker", "durak", "ipuker", "odessa")
 # The player's controls during his turn: his cards and the move buttons (bids, Take, stakes...).
 CONTROLS = "#table .hand button[data-card], #table .controls button, #table .controls label.ahead"
 SHADOWED = 235  # the brightest pixel of a strip under the shadow is below this...

@@ -75,6 +75,15 @@ SCENARIOS = [
     Scenario("ipuker-full", "ipuker", 4, 301),
     Scenario("ipuker-random-leaders", "ipuker", 4, 302, options={"leader_order": "random"}, auto_every=6),
     Scenario("ipuker-resign", "ipuker", 4, 303, resign_at=20),
+    Scenario("odessa-full", "odessa", 4, 401),
+    Scenario("odessa-53-over-fixed-trump", "odessa", 3, 402,
+             options={"deck": 53, "max_hand": 5, "dealer_rule": "over", "trump": "D", "joker_demand": "first_trick_only",
+                      "specials": ["no_trump", "blind", "miser", "golden"], "specials_mode": "once",
+                      "special_multiplier": 3}),
+    Scenario("odessa-52-autoplay", "odessa", 6, 403, options={"deck": 52, "max_hand": 4, "dealer_rule": "free"},
+             auto_every=6),
+    Scenario("odessa-timeout", "odessa", 2, 404, timeout_at=30),
+    Scenario("odessa-resign", "odessa", 5, 405, options={"joker_demand": "off"}, resign_at=40),
 ]
 
 

@@ -303,7 +303,48 @@ def swapped_leaders(first: int, second: int) -> Change:
     return Change(f"the leaders of rounds {first + 1} and {second + 1}", "leaders", frozenset(), edit)
 
 
-HIDDEN_PLACES: dict[str, HiddenPlaces] = {"durak": DurakPlaces(), "joker": JokerPlaces(), "ipuker": IpukerPlaces()}
+class OdessaPlaces:
+    """Hands (in a blind deal nobody sees his own until every bid is in), the undealt cards but the
+    turned trump card (which is hidden too in a blind deal's bidding), the seed."""
+
+    setups = [(players, {"deck": deck, "max_hand": max_hand, "trump": trump, "dealer_rule": rule,
+                         "joker_demand": demand, "specials_mode": "once"})
+              for players, deck, max_hand, trump, rule, demand in (
+                  (2, 36, 3, "turned", "not_equal", "any_trick"), (3, 53, 2, "turned", "over", "first_trick_only"),
+                  (4, 52, 2, "H", "free", "any_trick"), (4, 36, 9, "turned", "not_equal", "any_trick"),
+                  (5, 53, 3, "turned", "over", "off"), (6, 36, 2, "turned", "not_equal", "any_trick"))]
+    playout_moves = 300
+    moments = {"a blind deal's bidding": lambda state: state["special"] == "blind" and state["phase"] == "bid",
+               "a deal's last trick": lambda state: state["phase"] == "play"
+               and sum(map(len, state["hands"])) <= state["players"],
+               "the end": lambda state: state["phase"] == "over"}
+
+    def changes(self, state: State) -> list[Change]:
+        blind = odessa_blind_bidding(state)
+        shown_card = state["trump_card"] is not None and not blind
+        rest = state["rest"][1:] if shown_card else list(state["rest"])
+        hidden = [(("hands", seat), list(state["hands"][seat]), frozenset() if blind else frozenset([seat]))
+                  for seat in range(state["players"])]
+        hidden.append((("rest",), rest, frozenset()))
+        return exchanges(hidden) + [other_seed()]
+
+    def knowers_after(self, change: Change, before: State, results: tuple[Result, Result]) -> frozenset[int] | None:
+        after = results[0][0]
+        if change.kind == "seed" and after["deal"] != before["deal"]:
+            return None  # the next deal is dealt from the seed
+        if odessa_blind_bidding(before) and not odessa_blind_bidding(after):
+            return None  # the last blind bid shows every hand to its owner and turns the trump card
+        if odessa_blind_bidding(after):
+            return change.knowers  # still nobody sees a card of the deal
+        return change.knowers | holders(after, change.cards) | holders(results[1][0], change.cards)
+
+
+def odessa_blind_bidding(state: State) -> bool:
+    return state["special"] == "blind" and state["phase"] == "bid"
+
+
+HIDDEN_PLACES: dict[str, HiddenPlaces] = {"durak": DurakPlaces(), "joker": JokerPlaces(), "ipuker": IpukerPlaces(),
+                                          "odessa": OdessaPlaces()}
 
 
 # -- playing and comparing ------------------------------------------------------------------------

@@ -37,6 +37,13 @@ NEW_TABLE_FIELDS = {
     "ipuker_leader_order": st.sampled_from(["clockwise", "random", "x"]),
     "ipuker_min_stake": st.sampled_from(["1", "9", "5"]), "ipuker_max_stake": st.integers(0, 200).map(str),
     "ipuker_overflow": st.sampled_from(["basic", "kids", "cards", "x"]),
+    "odessa_deck": st.sampled_from(["36", "52", "53", "40", ""]), "odessa_max_hand": st.integers(-1, 14).map(str),
+    "odessa_trump": st.sampled_from(["turned", "S", "H", "X", ""]),
+    "odessa_dealer_rule": st.sampled_from(["not_equal", "free", "over", "x"]),
+    "odessa_joker_demand": st.sampled_from(["any_trick", "first_trick_only", "off", "x"]),
+    **{f"odessa_special_{i}": st.sampled_from(["", "blind", "golden", "miser", "no_trump", "x"]) for i in range(1, 5)},
+    "odessa_specials_mode": st.sampled_from(["round", "once", "x"]),
+    "odessa_special_multiplier": st.sampled_from(["2", "3", "4"]),
     "is_private": CHECKBOX, "fill_with_bots": CHECKBOX,
 }
 

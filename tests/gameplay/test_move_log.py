@@ -103,6 +103,34 @@ def test_a_joker_played_card_names_the_card(players):
         assert last == f"player{position} plays {card_text(card)}"
 
 
+def test_odessa_bids_read_in_both_languages(players):
+    game = started_game("odessa", players[:2], {"max_hand": 2})
+    first = get_engine("odessa").actors(game.state)[0]
+    game = play(game, players, {"type": "bid", "tricks": 0})
+    game = play(game, players, {"type": "bid", "tricks": 0})
+    assert log_lines(Client(), game) == [f"player{first} passes", f"player{1 - first} passes"]
+    assert log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru") == [f"player{first}: пас", f"player{1 - first}: пас"]
+
+
+@pytest.mark.parametrize("action, english, russian", [
+    ({"type": "play", "card": "7S", "joker": "demand", "suit": "H"},
+     "Ann leads the joker 7♠ demanding the highest ♥", "Ann ходит джокером 7♠: «требую» старшую ♥"),
+    ({"type": "play", "card": "X1", "joker": "low", "suit": "C"},
+     "Ann leads the joker ★ low, naming ♣", "Ann ходит джокером ★: младший, ♣"),
+    ({"type": "play", "card": "7S", "joker": "high"}, "Ann plays the joker 7♠ high", "Ann кладёт джокера 7♠ старшим"),
+    ({"type": "play", "card": "TD"}, "Ann plays 10♦", "Ann кладёт 10♦"),
+])
+def test_odessa_cards_and_the_jokers_ways_read_in_both_languages(action, english, russian):
+    from django.utils import translation
+
+    from gameplay.movelog.odessa import describe_move
+
+    with translation.override("en"):
+        assert describe_move(action, "Ann") == english
+    with translation.override("ru"):
+        assert describe_move(action, "Ann") == russian
+
+
 def test_a_resignation_reads_as_one_and_the_log_stays_after_the_game(players):
     game = started_game("durak", players[:2])
     services.resign(game.pk, players[1])

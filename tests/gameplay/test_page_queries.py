@@ -235,7 +235,7 @@ def test_the_admin_filters_offer_every_game_kind_without_reading_the_games(moder
     queries = captured(client_for(moderator), reverse("admin:gameplay_game_changelist"))
     assert not [sql for sql in queries if "DISTINCT" in sql]
     text = client_for(moderator).get(reverse("admin:gameplay_move_changelist")).content.decode()
-    for slug in ("joker", "durak", "ipuker"):
+    for slug in ("joker", "durak", "ipuker", "odessa"):
         assert f"?game__engine__exact={slug}" in text
 
 

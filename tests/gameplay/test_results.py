@@ -29,7 +29,7 @@ from gameplay.services.clocks import expire_seat
 from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
-ENGINES = {"joker": 4, "durak": 3, "ipuker": 4}
+ENGINES = {"joker": 4, "durak": 3, "ipuker": 4, "odessa": 4}
 SEED = "8"  # dealt so that by its totals alone the sheet would rank the late player first
 
 
@@ -162,6 +162,7 @@ def test_points_are_written_in_the_sheets_units():
     assert points_label("durak", 1.0) == "1"
     assert points_label("ipuker", -12) == "-12"
     assert points_label("ipuker", None) == "–"
+    assert points_label("odessa", -35) == "-35"
 
 
 @pytest.mark.django_db(transaction=True)

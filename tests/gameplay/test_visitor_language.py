@@ -31,11 +31,12 @@ def ask_unknown(game_id: int, headers: list) -> dict:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("engine, players_count", [("durak", 2), ("joker", 4), ("ipuker", 4)])
+@pytest.mark.parametrize("engine, players_count", [("durak", 2), ("joker", 4), ("ipuker", 4),
+                                                          ("odessa", 3)])
 def test_a_logged_out_russian_visitor_reads_the_engine_name_and_the_sheet_in_russian(players, engine, players_count):
     game = started_game(engine, players[:players_count])
     page = Client().get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    russian_name = {"durak": "Дурак", "joker": "Джокер", "ipuker": "Ипукер"}[engine]
+    russian_name = {"durak": "Дурак", "joker": "Джокер", "ipuker": "Ипукер", "odessa": "Одесский покер"}[engine]
     assert f"<title>{russian_name} #{game.pk}" in page
     assert "Лист счёта" in page and "Score sheet" not in page
     sheet = Client().get(f"/sheets/{game.pk}/fragment/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()

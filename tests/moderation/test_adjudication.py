@@ -151,3 +151,23 @@ def test_a_moderator_adjudicates_in_the_admin_with_the_standings_so_far_filled_i
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.moderator, entry.game, entry.reason) == ("adjudicate", moderator, game,
                                                                        "Agreed at the table")
+
+
+def test_the_game_over_email_says_it_was_adjudicated_and_why(joker_game, players, moderator, run_on_commit):
+    from django.core import mail
+
+    for user in players:
+        user.email = f"{user.username}@example.com"
+        user.save()
+    with run_on_commit():
+        services.adjudicate_game(joker_game.pk, moderator, "Server trouble", {"places": PLACES})
+    assert len(mail.outbox) == 4
+    assert all("Adjudicated by a moderator: Server trouble" in m.body for m in mail.outbox)
+    assert "You placed 1." in next(m.body for m in mail.outbox if m.to == [players[1].email])
+
+
+def test_a_result_the_service_refuses_is_explained_on_the_admin_form(joker_game, moderator):
+    data = {f"place_{p}": place for p, place in enumerate([1, 1, 2, 3])} | {f"points_{p}": 0 for p in range(4)} | {"reason": "Agreed"}
+    response = client_for(moderator).post(reverse("admin:gameplay_game_adjudicate", args=[joker_game.pk]), data)
+    assert response.status_code == 200 and "must be a ranking" in response.content.decode()
+    assert Game.objects.get(pk=joker_game.pk).status == Game.Status.ACTIVE and not AuditEntry.objects.exists()

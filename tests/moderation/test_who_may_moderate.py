@@ -96,3 +96,16 @@ def test_a_moderator_who_is_not_staff_cannot_reach_the_admin(joker_game, moderat
     moderator.save()
     response = client_for(moderator).get(reverse("admin:gameplay_game_abort", args=[joker_game.pk]))
     assert response.status_code == 302 and "/admin/login/" in response.url
+
+
+def test_a_league_organizer_hides_messages_of_their_league_games_only(league_game, joker_game, players):
+    game, organizer = league_game
+    theirs = services.post_chat(game.pk, game.seats.first().user, "rude words")
+    other = services.post_chat(joker_game.pk, players[0], "rude words too")
+    client = client_for(organizer)
+    listed = client.get(reverse("admin:gameplay_chatmessage_changelist"))
+    assert [m.pk for m in listed.context["cl"].result_list] == [theirs.pk]
+    client.post(reverse("admin:gameplay_chatmessage_changelist"),
+                {"action": "hide", "apply": "1", "reason": "Insults", "_selected_action": [theirs.pk, other.pk]})
+    assert ChatMessage.objects.get(pk=theirs.pk).hidden and not ChatMessage.objects.get(pk=other.pk).hidden
+    assert AuditEntry.objects.get().chat_message_id == theirs.pk

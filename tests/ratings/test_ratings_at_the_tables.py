@@ -40,7 +40,7 @@ def test_the_lobby_reads_the_same_number_of_queries_for_one_open_table_or_many(p
     with django_assert_max_num_queries(40) as one:
         client.get("/")
     for user in people[:3]:
-        for engine in ("joker", "durak", "ipuker"):
+        for engine in ("joker", "durak", "ipuker", "odessa"):
             rate(user, engine, 1500, 200, 3)
             services.create_game(user, engine, players=3 if engine == "durak" else None)
     with django_assert_max_num_queries(len(one.captured_queries)):

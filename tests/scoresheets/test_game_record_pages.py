@@ -24,7 +24,8 @@ def record_text(client: Client, game: Game, **headers) -> str:
 
 
 @pytest.mark.parametrize("engine,players,section", [("joker", 4, "Deal 1: 1 card each"), ("durak", 3, "Bout 1"),
-                                                    ("ipuker", 4, "Round 1")])
+                                                    ("ipuker", 4, "Round 1"),
+                                                    ("odessa", 3, "Deal 1: 1 card each")])
 def test_the_record_groups_the_moves_in_words_by_deal_bout_or_round(engine, players, section, people):
     game = advance(started_game(engine, people[:players]), people, moves=12)
     Move.objects.filter(game=game, seq=2).update(time_used_ms=200_000, by=Move.By.TIMEOUT)

@@ -39,7 +39,8 @@ def verify(tmp_path, record: dict) -> str:
 
 
 @pytest.mark.parametrize("engine,players,options", [("joker", 4, None), ("durak", 3, None),
-                                                    ("durak", 4, {"teams": True}), ("ipuker", 4, None)])
+                                                    ("durak", 4, {"teams": True}), ("ipuker", 4, None),
+                                                    ("odessa", 3, {"max_hand": 2, "specials": ["blind", "golden"]})])
 def test_a_finished_games_record_verifies_from_its_seed(engine, players, options, people, tmp_path):
     game = play(started_game(engine, people[:players], options), people, moves=40)
     record = exported(client_for(people[1]), game)
