@@ -226,18 +226,20 @@ def report(results: list[dict[str, Measure]], sizes: list[int], args, environmen
           f"{sizes[1]:,} finished games ({growth:g}x); median of {args.repeats} calls")
     print()
     head = (f"{'what':<24} {f'ms ({sizes[0]:,})':>12} {f'ms ({sizes[1]:,})':>13} {'ratio':>8} {'/games':>7}   "
-            f"{'queries':<9} {'page KB':<12}")
+            f"{'queries':<9} {'page bytes':<20}")
     print(head)
     print("-" * len(head))
     for label in small:
         a, b = small[label], large[label]
         ratio = b.seconds / a.seconds
-        kb = f"{a.size / 1024:.0f} / {b.size / 1024:.0f}" if a.size else ""
+        kb = f"{a.size:,} / {b.size:,}" if a.size else ""
         print(f"{label:<24} {a.seconds * 1000:>12.1f} {b.seconds * 1000:>13.1f} {ratio:>7.1f}x {ratio / growth:>7.2f}"
               f"   {f'{a.queries} / {b.queries}':<9} {kb:<12}")
     print()
     print(f"ratio: the time with {sizes[1]:,} games over the time with {sizes[0]:,}; /games: that ratio over "
-          f"{growth:g} (1.00 = linear in the games, below = less than linear). Queries: small / large.")
+          f"{growth:g} (1.00 = linear in the games, below = less than linear). Queries and the page's bytes: "
+          f"small / large (the page shows one round of the schedule and, for a division this big, the "
+          f"cross-table as a CSV link).")
 
 
 def parse_args(argv=None):

@@ -1,5 +1,6 @@
-"""HTTP goes to Django; WebSocket goes to the game consumer, behind session auth
-and an Origin check against ALLOWED_HOSTS."""
+"""HTTP goes to Django; WebSocket goes to the game, badge and league
+standings consumers, behind session auth and an Origin check against
+ALLOWED_HOSTS."""
 
 import os
 
@@ -13,10 +14,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
+from leagues.routing import websocket_urlpatterns as league_websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
+        ),
     }
 )

@@ -273,6 +273,10 @@ DEADLINE_TASK_HORIZON = env.int(
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 # Leagues: anyone logged in may create one, or only staff when this is set.
 LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
+# A started season's schedule is drawn up by a Celery task; beat's sweep draws
+# again a season still drawing this long after its start (its task was lost).
+LEAGUE_DRAW_GRACE_SECONDS = env.int("LEAGUE_DRAW_GRACE_SECONDS", default=300)
+LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # A player counts as "on the game page" this long after its last heartbeat.
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
@@ -283,6 +287,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
     "daily-digests": {"task": "gameplay.tasks.send_daily_digests",
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
+    "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
 }
 
 LOGGING = {

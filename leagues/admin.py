@@ -74,7 +74,7 @@ class EntryAdmin(admin.ModelAdmin):
     readonly_fields = ["season", "division", "rating_at_start", "final_rank", "withdrawn_at"]
     actions = ["withdraw"]
 
-    @admin.action(description=_("Withdraw from the season (unfinished games are lost)"))
+    @admin.action(description=_("Withdraw from the season (unfinished games lost or finished by a computer)"))
     def withdraw(self, request, queryset):
         _each(self, request, queryset, services.withdraw, _("withdrawn"))
 

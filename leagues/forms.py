@@ -49,6 +49,15 @@ class LeagueForm(forms.Form):
                     "0 for the last, shared places share the points."))
     promotion = forms.IntegerField(label=_("Promoted from a division"), min_value=0, max_value=10, initial=1)
     relegation = forms.IntegerField(label=_("Relegated from a division"), min_value=0, max_value=10, initial=1)
+    on_withdrawal = forms.ChoiceField(label=_("When a player withdraws"), choices=League.OnWithdrawal.choices,
+                                      initial=League.OnWithdrawal.LOSSES, required=False)
+    computer_substitutes = forms.BooleanField(
+        label=_("Computer players may take over the seat of a player who left"), required=False, initial=True,
+        help_text=_("Never at the start of a game: only as a substitute. Needed for a computer to finish the "
+                    "games of a player who withdraws."))
+    substitute_results = forms.ChoiceField(
+        label=_("The results of a seat given to a substitute"), choices=League.SubstituteResults.choices,
+        initial=League.SubstituteResults.ENTRY, required=False)
     annul_below_half = forms.BooleanField(
         label=_("Annul the results of a player who withdraws before playing half of the games"), required=False,
         initial=True)
@@ -89,6 +98,9 @@ class LeagueForm(forms.Form):
             "division_size": data["division_size"], "start": data["start"],
             "points_per_place": data["points_per_place"], "promotion": data["promotion"],
             "relegation": data["relegation"], "annul_below_half": data["annul_below_half"],
+            "on_withdrawal": data["on_withdrawal"] or League.OnWithdrawal.LOSSES,
+            "computer_substitutes": data["computer_substitutes"],
+            "substitute_results": data["substitute_results"] or League.SubstituteResults.ENTRY,
             "tiebreaks": [data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data[f"tiebreak_{i}"]],
         }
 

@@ -23,6 +23,10 @@ class League(models.Model):
         LOSSES = "losses", _("the unfinished games are lost")
         COMPUTER = "computer", _("a computer player finishes the games")
 
+    class SubstituteResults(models.TextChoices):
+        ENTRY = "entry", _("stay with the seat's player")
+        SUBSTITUTE = "substitute", _("pass to the substitute")
+
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("address"), max_length=80, unique=True)
     organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_leagues",
@@ -54,6 +58,13 @@ class League(models.Model):
     relegation = models.PositiveSmallIntegerField(_("relegated from a division"), default=1)
     on_withdrawal = models.CharField(_("when a player withdraws"), max_length=16, choices=OnWithdrawal.choices,
                                      default=OnWithdrawal.LOSSES)
+    computer_substitutes = models.BooleanField(
+        _("computer players may take over a seat (only as a substitute for a player who left)"), default=True)
+    substitute_results = models.CharField(
+        _("the results of a seat given to a substitute"), max_length=16, choices=SubstituteResults.choices,
+        default=SubstituteResults.ENTRY,
+        help_text=_("Passed to a substitute, they count for the substitute's own entry in the division, or "
+                    "for nobody in the standings (a computer, a player from outside); the others keep the game."))
     annul_below_half = models.BooleanField(
         _("annul the results of a player who withdraws before playing half of the games"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -68,6 +79,14 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league", args=[self.slug])
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        if self.on_withdrawal == self.OnWithdrawal.COMPUTER and not self.computer_substitutes:
+            raise ValidationError({"computer_substitutes": _(
+                "A computer player can finish a withdrawn player's games only in a league that allows "
+                "computer substitutes.")})
 
     @property
     def engine_name(self) -> str:
@@ -88,6 +107,7 @@ class Season(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration open")
         CLOSED = "closed", _("registration closed")
+        DRAWING = "drawing", _("the schedule is being drawn up")
         RUNNING = "running", _("in play")
         FINISHED = "finished", _("finished")
 
@@ -164,6 +184,9 @@ class Fixture(models.Model):
                                  verbose_name=_("division"))
     round = models.PositiveSmallIntegerField(_("round"))
     seats = models.JSONField(_("entries by seat"))  # [entry id, ...] in seat order; in pairs [pair A, pair B]
+    # Seats given to a substitute in a league whose substitutes take the results:
+    # {"position": the substitute's entry id, or null for nobody in the standings}.
+    credits = models.JSONField(_("results credited to substitutes"), default=dict, blank=True)
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="fixture",
                                 verbose_name=_("game"))
 

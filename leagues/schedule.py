@@ -214,6 +214,18 @@ def table_schedule(
     return _everyone_meets_everyone(entries, table_size, seed)
 
 
+def check_feasible(entries: int, table_size: int, games_per_player: int | None) -> None:
+    """ValueError if `table_schedule` would refuse `entries` entries at tables
+    of `table_size` for `games_per_player` games (None: everyone meets
+    everyone, always feasible with enough entries): the cheap checks, done
+    before the schedule itself is searched for."""
+    _check_table_size(table_size)
+    if entries < table_size:
+        raise ValueError(f"A table of {table_size} needs at least {table_size} entries; there are {entries}.")
+    if games_per_player is not None:
+        _check_games(entries, table_size, games_per_player)
+
+
 def fitting_games(entries: int, table_size: int, near: int) -> tuple[int, int]:
     """The numbers of games per entry nearest `near` (below, above) that fill whole tables.
 

@@ -1,13 +1,16 @@
 """Every change to a league, a season or an entry, each in one transaction.
 
-A season goes registration → (closed) → running → finished. Starting it
-splits its entries into divisions and stores each division's schedule
-(`leagues.schedule`); the scheduled tables become ordinary games of the
-platform (`gameplay.services.create_seated_game`), all at once or round by
-round as the league says. When a league game finishes (the move service
-calls `game_finished` in the transaction that finishes it), the next round
-starts once its division's round is over; the standings are computed from
-the finished games whenever they are shown (`leagues.standings`).
+A season goes registration → (closed) → drawing → running → finished.
+Starting it splits its entries into divisions; then, off the request,
+`leagues.drawing` stores each division's schedule (`leagues.schedule`) and
+makes the scheduled tables ordinary games of the platform
+(`gameplay.services.create_seated_game`), all at once or round by round as
+the league says. When a league game finishes (the move service calls
+`game_finished` in the transaction that finishes it), its division's
+standings are pushed to their open pages after the commit
+(`leagues.live`) and the next round starts once its division's round is
+over; the standings are computed from the finished games whenever they are
+shown (`leagues.standings`).
 
 Decisions (issue 13):
 - Divisions are filled from the top: the players ordered first by last
@@ -17,15 +20,24 @@ Decisions (issue 13):
   A last division smaller than a table joins the one above it.
 - In pairs (Durak 2×2) an entry is a pair: its two players sit opposite.
 - A player who withdraws loses every unfinished game (resigned for him, so
-  the game's result stays the engine's); his tables not yet started are not
-  played. A computer player finishing his games waits for substitutes
-  (issue 14) and is refused until then.
+  the game's result stays the engine's) and his tables not yet started are
+  not played; or, when the league says so, a computer player finishes his
+  games in play and takes his seat in his tables still to start. That is a
+  substitution (`gameplay.services.moderation.substitute_seat`), audited
+  with whoever asked for the withdrawal (the player himself, the organizer
+  or a moderator) as its actor, and for tables started later, the league's
+  organizer (the league's own moderator).
+- Substitutes (issue 14): computers only in leagues that allow computer
+  substitutes (which a computer finishing withdrawn players' games needs);
+  a substituted seat's results stay with its entry, or pass to the
+  substitute (`seat_substituted`, read by `leagues.standings`).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -33,7 +45,7 @@ from django.utils.translation import gettext as _
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
 from leagues import schedule
 from leagues.models import Division, Entry, Fixture, League, Season
@@ -47,6 +59,18 @@ def may_create_leagues(user) -> bool:
     if not user.is_authenticated:
         return False
     return user.is_staff or not settings.LEAGUES_BY_STAFF_ONLY
+
+
+def visible_leagues(user):
+    """The leagues `user` may see: the public ones, and the invite-only ones
+    he organizes or has played in (staff: all)."""
+    leagues = League.objects.all()
+    if user.is_staff:
+        return leagues
+    if not user.is_authenticated:
+        return leagues.filter(is_private=False)
+    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
+                          | Q(seasons__entries__partner=user)).distinct()
 
 
 def may_run(league: League, user) -> bool:
@@ -77,6 +101,10 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
     if not game.min_players <= players <= game.max_players:
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
                         code="bad_request")
+    if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \
+            not settings_of_league.get("computer_substitutes", True):
+        raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "
+                          "computer substitutes."), code="bad_request")
     _check_tiebreaks(settings_of_league.get("tiebreaks") or [])
     _check_points(settings_of_league.get("points_per_place") or [], players)
     closes = settings_of_league.pop("registration_closes_at", None)
@@ -174,8 +202,12 @@ def _must_run(league: League, user) -> None:
 
 @transaction.atomic
 def start_season(season_id: int, by) -> Season:
-    """Split the entries into divisions, store each division's schedule and
-    start its games (all, or the first round)."""
+    """Split the entries into divisions and have their schedules drawn up.
+
+    This is all the request does: the schedules (seconds of search for a
+    big division) and the games (thousands of them) are made after the
+    commit, off the request (`leagues.drawing.draw_season`, in a Celery
+    task); meanwhile the season says "the schedule is being drawn up"."""
     season = _locked_season(season_id)
     league = season.league
     _must_run(league, by)
@@ -183,26 +215,24 @@ def start_season(season_id: int, by) -> Season:
         raise GameError(_("This season has already started."), code="started")
     now = timezone.now()
     entries = list(season.entries.select_related("user", "partner").filter(withdrawn_at=None))
-    per_table = 2 if league.in_pairs else league.players
+    per_table = table_size(league)
     if len(entries) < per_table:
         raise GameError(_("Too few players to start: a table needs %(n)s.") % {"n": per_table}, code="too_few")
     for entry in entries:
         entry.rating_at_start = rating_at(entry.user, league.engine, now).value
     Entry.objects.bulk_update(entries, ["rating_at_start"])
-    for number, members in enumerate(_divisions(league, season, entries), start=1):
+    groups = _divisions(league, season, entries)
+    for members in groups:
+        _check_schedule(league, len(members))
+    for number, members in enumerate(groups, start=1):
         division = Division.objects.create(season=season, number=number)
         Entry.objects.filter(pk__in=[e.pk for e in members]).update(division=division)
-        fixtures = [Fixture(division=division, round=number_, seats=seats)
-                    for number_, seats in _schedule(league, [e.pk for e in members], int(season.seed))]
-        Fixture.objects.bulk_create(fixtures)
-    season.status = Season.Status.RUNNING
+    season.status = Season.Status.DRAWING
     season.started_at = now
     season.save(update_fields=["status", "started_at"])
-    first = Fixture.objects.filter(division__season=season)
-    if league.start == League.Start.ROUNDS:
-        first = first.filter(round=1)
-    for fixture in first.select_related("division__season__league"):
-        _start_fixture(fixture)
+    from leagues.tasks import queue_draw  # the tasks call these services: imported when needed
+
+    transaction.on_commit(lambda: queue_draw(season.pk))
     return season
 
 
@@ -210,9 +240,9 @@ def _divisions(league: League, season: Season, entries: list[Entry]) -> list[lis
     """The entries in division order: last season's result first, then the newcomers by rating."""
     previous = _previous_standing(league, season)
     ordered = sorted(entries, key=lambda e: (previous.get(e.user_id, (10**6, 0)), -(e.rating_at_start or 0), e.pk))
-    size = max(league.division_size, 2 if league.in_pairs else league.players)
+    minimum = table_size(league)
+    size = max(league.division_size, minimum)
     groups = [ordered[i:i + size] for i in range(0, len(ordered), size)]
-    minimum = 2 if league.in_pairs else league.players
     if len(groups) > 1 and len(groups[-1]) < minimum:
         groups[-2].extend(groups.pop())
     return groups
@@ -240,30 +270,52 @@ def _previous_standing(league: League, season: Season) -> dict[int, tuple[int, i
     return standing
 
 
-def _schedule(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
+def table_size(league: League) -> int:
+    """Entries at a table: players, or in pairs two pairs."""
+    return 2 if league.in_pairs else league.players
+
+
+def _check_schedule(league: League, entries: int) -> None:
+    """Refuse, before anything is drawn, a number of games a division cannot play."""
+    size = table_size(league)
+    if size == 2 and not league.games_per_player:
+        return  # a round robin
+    try:
+        schedule.check_feasible(entries, size, league.games_per_player)
+    except ValueError:
+        below, above = schedule.fitting_games(entries, size, league.games_per_player or 1)
+        numbers = {"n": entries, "k": size, "g": league.games_per_player, "below": below, "above": above}
+        if below:
+            message = _("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                        "choose %(below)s or %(above)s.") % numbers
+        else:
+            message = _("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
+                        "choose %(above)s.") % numbers
+        raise GameError(message, code="bad_schedule") from None
+
+
+def schedule_of(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
     """(round, entry ids by seat) for every table of a division: a round robin
     for two-player games (and pairs against pairs) where everyone meets
-    everyone, else `leagues.schedule.table_schedule`'s balanced tables."""
-    size = 2 if league.in_pairs else league.players
+    everyone, else `leagues.schedule.table_schedule`'s balanced tables.
+    Pure computation (seconds for a hundred entries): no query."""
+    size = table_size(league)
     if size == 2 and not league.games_per_player:
         rounds = schedule.round_robin(entry_ids, meetings=league.meetings)
     else:
-        try:
-            rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
-        except ValueError:
-            below, above = schedule.fitting_games(len(entry_ids), size, league.games_per_player or 1)
-            raise GameError(_("With %(n)s players at tables of %(k)s nobody can play exactly %(g)s games: "
-                              "choose %(below)s or %(above)s.") % {
-                "n": len(entry_ids), "k": size, "g": league.games_per_player, "below": below or above,
-                "above": above}, code="bad_schedule") from None
+        rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
     return [(r.number, list(table.seats)) for r in rounds for table in r.tables]
 
 
-def _start_fixture(fixture: Fixture) -> None:
+def start_fixture(fixture: Fixture) -> None:
+    """Make a scheduled table an ordinary game of the platform (in the caller's
+    transaction). A withdrawn player's table is not played, unless the league
+    has a computer finish his games: then it starts with a computer in his seat."""
     league = fixture.division.season.league
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
-    if any(entries[pk].withdrawn_at for pk in fixture.seats):
-        return  # a withdrawn player's tables not yet started are not played
+    withdrawn = [pk for pk in fixture.seats if entries[pk].withdrawn_at]
+    if withdrawn and (league.on_withdrawal != League.OnWithdrawal.COMPUTER or len(withdrawn) == len(fixture.seats)):
+        return  # not played: nobody left at it, or no computer to take the seats
     if league.in_pairs:  # pair A in seats 0 and 2, pair B in 1 and 3
         first, second = entries[fixture.seats[0]], entries[fixture.seats[1]]
         users = [first.user, second.user, first.partner, second.partner]
@@ -274,28 +326,93 @@ def _start_fixture(fixture: Fixture) -> None:
              "is_private": league.is_private, "rated": True}
     fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
     fixture.save(update_fields=["game"])
+    for pk in withdrawn:
+        _computer_for(entries[pk], [fixture.game_id], league.organizer)
+
+
+def _computer_for(entry: Entry, game_ids: list[int], actor) -> None:
+    """A computer player takes every seat of the withdrawn entry (both
+    partners of a pair) in these games in play: a substitution by `actor`,
+    audited as such (`gameplay.services.moderation.substitute_seat`)."""
+    players = {entry.user_id, entry.partner_id} - {None}
+    reason = _("%(who)s withdrew from the league season.") % {"who": entry}
+    seats = Seat.objects.filter(game_id__in=game_ids, game__status=Game.Status.ACTIVE, user_id__in=players)
+    for game_id, position in seats.order_by("game_id", "position").values_list("game_id", "position"):
+        game_services.substitute_seat(game_id, position, actor, reason, user=None)
+
+
+def computer_may_substitute(game_id: int) -> bool:
+    """Whether a computer player may take a seat of this game: any game that
+    is not a league game, and the games of leagues allowing computer
+    substitutes (for callers choosing between a computer and a forfeit, such
+    as a suspension)."""
+    league = League.objects.filter(seasons__divisions__fixtures__game_id=game_id).first()
+    return league is None or league.computer_substitutes
+
+
+def seat_substituted(game: Game, position: int, previous_user, substitute_user) -> None:
+    """A moderator gave a seat of `game` to another account or to a computer
+    (`substitute_seat` calls this in its transaction). In a league game: a
+    computer is refused unless the league allows computer substitutes; when
+    the league passes the results to substitutes, the seat's result from now
+    on counts for the substitute's own entry in the division, or for nobody
+    in the standings (a computer, a player from outside it; the others keep
+    the game). In pairs the results stay with the pair."""
+    fixture = Fixture.objects.select_for_update().filter(game=game).select_related("division__season__league").first()
+    if fixture is None:
+        return
+    league = fixture.division.season.league
+    if substitute_user is None and not league.computer_substitutes:
+        raise GameError(_("This league does not allow computer players, even as substitutes."), code="forbidden")
+    if league.substitute_results != League.SubstituteResults.SUBSTITUTE or league.in_pairs:
+        return
+    entry = None
+    if substitute_user is not None:
+        entry = Entry.objects.filter(division=fixture.division, user=substitute_user, withdrawn_at=None) \
+            .values_list("pk", flat=True).first()
+    fixture.credits = {**fixture.credits, str(position): entry}
+    fixture.save(update_fields=["credits"])
+    from leagues.live import standings_changed
+
+    standings_changed(fixture.division_id)
 
 
 def game_finished(game: Game) -> None:
-    """A game has just finished, in its transaction: if it is a league game of
-    a league played round by round, start the next round of its division
+    """A game has just finished, in its transaction: if it is a league game,
+    its division's standings are pushed to their pages after the commit; in
+    a league played round by round, the next round of its division starts
     once every table of this round is over."""
     fixture = Fixture.objects.filter(game=game).select_related("division__season__league").first()
-    if fixture is None or fixture.division.season.league.start != League.Start.ROUNDS:
+    if fixture is None:
         return
-    same_round = Fixture.objects.filter(division=fixture.division, round=fixture.round).exclude(pk=fixture.pk)
+    from leagues.live import standings_changed
+
+    standings_changed(fixture.division_id)
+    season = fixture.division.season
+    if season.league.start == League.Start.ROUNDS and season.status == Season.Status.RUNNING:
+        # This game's row is saved after this hook: it does not count as still in play.
+        start_next_round_if_over(fixture.division, fixture.round, just_finished=game.pk)
+
+
+def start_next_round_if_over(division: Division, round_number: int, just_finished: int | None = None) -> None:
+    """Start the division's round after `round_number` once no game of that round is left to play."""
+    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_finished)
     if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
         return
-    for following in Fixture.objects.filter(division=fixture.division, round=fixture.round + 1, game=None) \
+    for following in Fixture.objects.filter(division=division, round=round_number + 1, game=None) \
             .select_related("division__season__league"):
-        _start_fixture(following)
+        start_fixture(following)
 
 
 @transaction.atomic
 def withdraw(entry_id: int, by) -> Entry:
-    """A player leaves a running season (himself, or removed by the organizer
-    or a moderator): his unfinished games are lost, his later tables not played."""
-    entry = Entry.objects.select_for_update().select_related("season__league", "user").filter(pk=entry_id).first()
+    """A player leaves a season (himself, or removed by the organizer or a
+    moderator): as the league says, his unfinished games are lost (resigned
+    for him) or a computer player finishes them (a substitution with `by` as
+    its actor in the audit: whoever asked for the withdrawal); his tables not
+    yet started are not played, or start with a computer in his seat."""
+    entry = Entry.objects.select_for_update().select_related("season__league", "user", "partner") \
+        .filter(pk=entry_id).first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
     league = entry.season.league
@@ -303,14 +420,19 @@ def withdraw(entry_id: int, by) -> Entry:
         _must_run(league, by)
     if entry.withdrawn_at:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
-    if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
-        raise GameError(_("A computer player cannot take over games yet: withdraw with losses."), code="unavailable")
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    running = Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
-                                  seats__user=entry.user)
-    for game_id in running.values_list("pk", flat=True):
-        game_services.resign(game_id, entry.user)
+    if entry.division_id:
+        from leagues.live import standings_changed
+
+        standings_changed(entry.division_id)
+    running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
+                                       seats__user=entry.user).values_list("pk", flat=True).distinct())
+    if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
+        _computer_for(entry, running, by)
+    else:
+        for game_id in running:
+            game_services.resign(game_id, entry.user)
     return entry
 
 

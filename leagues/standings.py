@@ -31,7 +31,7 @@ def division_standings(division: Division) -> DivisionStandings:
     entries = {e.pk: e for e in Entry.objects.filter(division=division).select_related("user", "partner")}
     # Only what the standings and the schedule read of each game: building 5,000 whole Game objects cost most.
     fixtures = list(Fixture.objects.filter(division=division).select_related("game")
-                    .only("id", "division_id", "round", "seats", "game_id", "game__id", "game__status")
+                    .only("id", "division_id", "round", "seats", "credits", "game_id", "game__id", "game__status")
                     .order_by("round", "pk"))
     finished = [f for f in fixtures if f.game is not None and f.game.status == Game.Status.FINISHED]
     seats: dict[int, list[tuple[int, int | None, float | None]]] = {}
@@ -41,8 +41,9 @@ def division_standings(division: Division) -> DivisionStandings:
     games = [(f, _result(f, seats.get(f.game_id, []), league.in_pairs)) for f in finished]
     scheduled: dict[int, int] = {pk: 0 for pk in entries}
     for fixture in fixtures:
-        for pk in fixture.seats:
-            scheduled[pk] = scheduled.get(pk, 0) + 1
+        for pk in credited_entries(fixture, league.in_pairs):
+            if pk is not None:
+                scheduled[pk] = scheduled.get(pk, 0) + 1
     rows = engine.standings(
         [engine.Entry(id=e.pk, name=str(e), rating=e.rating_at_start or 0.0, withdrawn=e.withdrawn_at is not None)
          for e in entries.values()],
@@ -58,14 +59,40 @@ def division_standings(division: Division) -> DivisionStandings:
     return DivisionStandings(division, rows, entries, games, fixtures)
 
 
+def credited_entries(fixture: Fixture, in_pairs: bool) -> list[int | None]:
+    """The entry each seat's result counts for, by seat position (in pairs, by
+    pair): the scheduled one unless a substitute took it over with the results
+    (`Fixture.credits`: his own entry, or None for nobody in the standings)."""
+    entries: list[int | None] = list(fixture.seats)
+    if not in_pairs:
+        for position, entry in (fixture.credits or {}).items():
+            entries[int(position)] = entry
+    return entries
+
+
+def guest_id(game_id: int, position: int) -> int:
+    """The standings' id of a seat whose result counts for nobody in them (never an entry's id)."""
+    return -(game_id * 8 + position + 1)
+
+
 def _result(fixture: Fixture, seats: list[tuple[int, int | None, float | None]], in_pairs: bool) -> engine.GameResult:
     """A finished league game as the standings engine reads it: entry id → place and game score."""
+    credited = credited_entries(fixture, in_pairs)
     places: dict[int, int] = {}
     scores: dict[int, float] = {}
+    guests: set[int] = set()
     for position, place, points in seats:
-        entry = fixture.seats[position % 2] if in_pairs else fixture.seats[position]
+        entry = credited[position % 2] if in_pairs else credited[position]
+        if entry is None:
+            entry = guest_id(fixture.game_id, position)
+            guests.add(entry)
         if place is not None:
             places[entry] = min(place, places.get(entry, place))
         scores[entry] = scores.get(entry, 0.0) + (points or 0.0)
-    last = fixture.seats[-1] if fixture.seats else None
-    return engine.GameResult(game_id=fixture.game_id, places=places, scores=scores, last_seat=last)
+    last_position = max((position for position, _place, _points in seats), default=None)
+    last = None
+    if last_position is not None:
+        last = credited[last_position % 2] if in_pairs else credited[last_position]
+        last = guest_id(fixture.game_id, last_position) if last is None else last
+    return engine.GameResult(game_id=fixture.game_id, places=places, scores=scores, last_seat=last,
+                             guests=frozenset(guests))

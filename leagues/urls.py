@@ -14,5 +14,6 @@ urlpatterns = [
     path("<slug:slug>/<int:number>/withdraw/<int:entry_id>/", views.withdraw, name="league_withdraw"),
     path("<slug:slug>/<int:number>/<int:division>/", views.division_page, name="division"),
     path("<slug:slug>/<int:number>/<int:division>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("<slug:slug>/<int:number>/<int:division>/cross-table.csv", views.cross_table_csv, name="cross_table_csv"),
     path("<slug:slug>/<int:number>/<int:division>/results.csv", views.results_csv, name="results_csv"),
 ]

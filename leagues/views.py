@@ -3,7 +3,7 @@ import csv
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -14,27 +14,18 @@ from leagues import services
 from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, League, Season
 from leagues.standings import division_standings
-from scoresheets.standings_view import standings_table
-
-
-def _visible_leagues(user):
-    leagues = League.objects.all()
-    if user.is_staff:
-        return leagues
-    if not user.is_authenticated:
-        return leagues.filter(is_private=False)
-    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)).distinct()
+from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, standings_table
 
 
 def _league(request: HttpRequest, slug: str) -> League:
-    league = _visible_leagues(request.user).filter(slug=slug).select_related("organizer").first()
+    league = services.visible_leagues(request.user).filter(slug=slug).select_related("organizer").first()
     if league is None:
         raise Http404
     return league
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
-    leagues = _visible_leagues(request.user).annotate(season_count=Count("seasons", distinct=True))
+    leagues = services.visible_leagues(request.user).annotate(season_count=Count("seasons", distinct=True))
     return render(request, "leagues/list.html", {
         "leagues": leagues, "may_create": services.may_create_leagues(request.user)})
 
@@ -84,12 +75,30 @@ def _division(request: HttpRequest, slug: str, number: int, division: int) -> Di
 
 
 def division_page(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
+    """The standings (live: leagues.live), the cross-table when it fits and
+    one round of the schedule (`?round=`, by default the first not over):
+    the page's size does not grow with the games."""
     found = _division(request, slug, number, division)
     standings = division_standings(found)
+    rounds = sorted({f.round for f in standings.fixtures})
+    shown = _round_shown(request, standings.fixtures, rounds)
     return render(request, "leagues/division.html", {
         "league": found.season.league, "season": found.season, "division": found,
-        "table": standings_table(standings), "standings": standings,
+        "table": standings_table(standings), "standings": standings, "rounds": rounds, "round": shown,
+        "round_fixtures": [f for f in standings.fixtures if f.round == shown],
+        "previous_round": shown - 1 if shown and shown - 1 in rounds else None,
+        "next_round": shown + 1 if shown and shown + 1 in rounds else None,
         "may_run": services.may_run(found.season.league, request.user)})
+
+
+def _round_shown(request: HttpRequest, fixtures, rounds: list[int]) -> int | None:
+    asked = request.GET.get("round", "")
+    if asked.isdigit() and int(asked) in rounds:
+        return int(asked)
+    for fixture in fixtures:  # in round order
+        if fixture.game is None or not fixture.game.is_over:
+            return fixture.round
+    return rounds[-1] if rounds else None
 
 
 def standings_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
@@ -103,6 +112,17 @@ def standings_csv(request: HttpRequest, slug: str, number: int, division: int) -
     return response
 
 
+def cross_table_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
+    found = _division(request, slug, number, division)
+    header, rows = cross_table_csv_rows(standings_table(division_standings(found), cross=True))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-cross-table.csv"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
 def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
     found = _division(request, slug, number, division)
     standings = division_standings(found)
@@ -110,10 +130,12 @@ def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> 
     response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-results.csv"'
     writer = csv.writer(response)
     writer.writerow(["round", "game", "entry", "player", "place", "game score"])
+    substitute = _("a substitute")
     for fixture, result in standings.games:
-        for entry_id in fixture.seats:
-            writer.writerow([fixture.round, fixture.game_id, entry_id, str(standings.entries[entry_id]),
-                             result.places.get(entry_id, ""), result.scores.get(entry_id, "")])
+        for entry_id, place in result.places.items():
+            entry = standings.entries.get(entry_id)
+            writer.writerow([fixture.round, fixture.game_id, entry_id if entry else "",
+                             str(entry) if entry else substitute, place, result.scores.get(entry_id, "")])
     return response
 
 
@@ -163,7 +185,8 @@ def run_season(request: HttpRequest, slug: str, number: int, step: str) -> HttpR
     season = get_object_or_404(Season, league=league, number=number)
     steps = {
         "close": (services.close_registration, _("Registration is closed.")),
-        "start": (services.start_season, _("The season has started: its games are on.")),
+        "start": (services.start_season,
+                  _("The season has started: its schedule is being drawn up, its games start in a moment.")),
         "end": (services.end_season, _("The season is over; the next one is open for registration.")),
     }
     if step not in steps:

@@ -36,6 +36,12 @@ values first except "lot":
 - "rating": the rating at the start of the season.
 - "lot": sha256(f"{seed}:{entry_id}") as hex, ascending first; never ties.
 
+Guests. A game may list places of players who are not entries of the table
+(`GameResult.guests`: a seat given to a substitute from outside, whose
+results pass to him). They count for the others' places and points as any
+player (a guest ahead of you is a player ahead of you) and have no row; in
+Sonneborn–Berger a guest's final league points are 0 (he has no standing).
+
 Withdrawal. With `annul_withdrawn_below_half`, a withdrawn entry that
 played fewer than half its scheduled games (2 x played < scheduled) is
 annulled: it is removed from every game it played and the others keep their
@@ -79,6 +85,9 @@ class GameResult:
     places: Mapping[int, int]
     scores: Mapping[int, float] = field(default_factory=dict)
     last_seat: int | None = None  # the entry in the seat that moves last
+    # Ids in `places` that are not entries of the table: a seat whose result
+    # went to a substitute from outside (a computer, an outsider).
+    guests: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -288,12 +297,15 @@ def _validate_games(games: list[GameResult], by_id: Mapping[int, Entry], rule: P
         seen.add(game.game_id)
         if len(game.places) < 2:
             raise ValueError(f"Game {game.game_id} has fewer than two players.")
+        if game.guests & by_id.keys() or not game.guests <= game.places.keys():
+            raise ValueError(f"Game {game.game_id}: a guest must be a player of the game and not an entry.")
         for entry, place in game.places.items():
-            if entry not in by_id:
+            if entry not in by_id and entry not in game.guests:
                 raise ValueError(f"Game {game.game_id} names entry {entry}, which is not in the table.")
             if isinstance(place, bool) or not isinstance(place, int) or place < 1:
                 raise ValueError(f"Game {game.game_id}: the place of entry {entry} must be a whole number from 1.")
-            played[entry] += 1
+            if entry in by_id:
+                played[entry] += 1
         strangers = set(game.scores) - set(game.places)
         if strangers:
             raise ValueError(f"Game {game.game_id} has scores for entries without a place: {sorted(strangers)}.")
@@ -376,6 +388,9 @@ class _Table:
                         scores[entry] += _decimal(game.scores[entry])
             if len(groups[0]) == 1:
                 wins[groups[0][0]] += 1
+        for _, _, game in self.games:
+            for guest in game.guests:
+                points.pop(guest, None)  # no standing: 0 in everyone's Sonneborn–Berger
         # Sonneborn-Berger, doubled so that "level" (½) stays whole: one pass over
         # the games once the final points are known.
         sb2: dict[int, int] = _DefaultZero()

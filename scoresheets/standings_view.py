@@ -39,6 +39,12 @@ class TableRow:
     cross: list = field(default_factory=list)  # grid cells (two players) or the player's games (more)
 
 
+# The page shows the cross-table up to this size (its cells grow with the
+# players squared and the games); a bigger one is a CSV download.
+CROSS_TABLE_MAX_PLAYERS = 24
+CROSS_TABLE_MAX_GAMES = 300
+
+
 @dataclass
 class StandingsTable:
     columns: list[tuple[str, str]]
@@ -47,6 +53,11 @@ class StandingsTable:
     seed: str
     csv_header: list[str]
     csv_rows: list[list]
+    cross_shown: bool = True  # the rows' `cross` are filled (False: too big for the page)
+
+
+def cross_table_fits(standings) -> bool:
+    return len(standings.rows) <= CROSS_TABLE_MAX_PLAYERS and len(standings.games) <= CROSS_TABLE_MAX_GAMES
 
 
 def number(value) -> str:
@@ -64,8 +75,11 @@ def number(value) -> str:
     return f"{float(value):.2f}"
 
 
-def standings_table(standings) -> StandingsTable:
-    """`standings`: leagues.standings.DivisionStandings."""
+def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
+    """`standings`: leagues.standings.DivisionStandings. `cross`: fill the
+    cross-table (default: when it fits on the page, `cross_table_fits`)."""
+    if cross is None:
+        cross = cross_table_fits(standings)
     league = standings.division.season.league
     keys = [key for key in league.tiebreak_chain]
     columns = [(key, str(COLUMN_LABELS[key])) for key in keys]
@@ -81,18 +95,33 @@ def standings_table(standings) -> StandingsTable:
             points=number(row.points), values=[number(row.tiebreaks.get(key)) for key in keys], why=why,
             withdrawn=row.withdrawn, annulled=row.annulled))
         previous = row
+    if cross:
+        _fill_cross(rows, standings.games, grid, rule)
+    header = [_("Rank"), _("Player"), _("Played"), _("Left"), _("Points")] + [label for _key, label in columns]
+    csv_rows = [[r.rank or "", r.name, r.played, r.left, r.points] + r.values for r in rows]
+    return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows, cross)
+
+
+def _fill_cross(rows: list[TableRow], games, grid: bool, rule: PointsRule) -> None:
     order = [r.entry_id for r in rows]
     games_of: dict[int, list] = {}
-    for fixture, result in standings.games:  # one pass over the games, not one per player
+    for fixture, result in games:  # one pass over the games, not one per player
         for entry_id in result.places:
             games_of.setdefault(entry_id, []).append((fixture, result))
     for table_row in rows:
         mine = games_of.get(table_row.entry_id, [])
         table_row.cross = (_grid_cells(table_row.entry_id, order, mine, rule) if grid
                            else _games_of(table_row.entry_id, mine))
-    header = [_("Rank"), _("Player"), _("Played"), _("Left"), _("Points")] + [label for _key, label in columns]
-    csv_rows = [[r.rank or "", r.name, r.played, r.left, r.points] + r.values for r in rows]
-    return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows)
+
+
+def cross_table_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
+    """The cross-table as CSV (header, rows), from a table filled with `cross=True`:
+    the grid with a column per player, or each player's games as "round r, game #g: place p"."""
+    if table.grid:
+        return [_("Player")] + [row.name for row in table.rows], [[row.name] + row.cross for row in table.rows]
+    return [_("Player"), _("Games")], [
+        [row.name] + [_("round %(r)s, game #%(g)s: %(p)s") % {"r": r, "g": g, "p": p or "—"} for r, g, p in row.cross]
+        for row in table.rows]
 
 
 def _why(above, below, key: str) -> str:

@@ -102,6 +102,7 @@ def test_finished_games_come_in_pages_with_a_constant_number_of_queries(client, 
 
 def test_finished_games_filter_by_league(client, olga, ivan):
     from leagues import services as leagues
+    from leagues.drawing import draw_season
     from leagues.models import Fixture
     from gameplay import services as game_services
 
@@ -110,6 +111,7 @@ def test_finished_games_filter_by_league(client, olga, ivan):
     leagues.register(season.pk, olga)
     leagues.register(season.pk, ivan)
     leagues.start_season(season.pk, olga)
+    draw_season(season.pk)  # the schedule's task, which runs after the commit
     league_game = Fixture.objects.get().game
     game_services.resign(league_game.pk, ivan)
     casual = finished("joker", {olga: 1, ivan: 2})

@@ -42,6 +42,8 @@
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
   the services) for the league's current season.
+- ``league_game SLUG FIRST SECOND``: the id and round of the league game of
+  the two in the league's running season.
 - ``league_game_resigned SLUG LOSER WINNER``: in the league's running
   season, the loser resigns (through the services) the league game of the
   two, so that it is finished.
@@ -442,6 +444,16 @@ def league_entries(slug: str, *usernames: str) -> dict:
     return {"season": season.number, "entries": season.entries.count()}
 
 
+def league_game(slug: str, first: str, second: str) -> dict:
+    """The league game of the two players in the league's running season."""
+    from leagues.models import Entry, Fixture
+
+    season = _current_season(slug)
+    pair = {Entry.objects.get(season=season, user__username=name).pk for name in (first, second)}
+    fixture = next(f for f in Fixture.objects.filter(division__season=season) if set(f.seats) == pair)
+    return {"game": fixture.game_id, "round": fixture.round}
+
+
 def league_game_resigned(slug: str, loser: str, winner: str) -> dict:
     from django.contrib.auth import get_user_model
 
@@ -466,7 +478,7 @@ SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,
              "finished_games_only": finished_games_only, "two_joker_tables": two_joker_tables,
-             "phone_tables": phone_tables,
+             "phone_tables": phone_tables, "league_game": league_game,
              "replayable_game": replayable_game,
              "league_players": league_players, "league_entries": league_entries,
              "league_game_resigned": league_game_resigned, "chat_to_report": chat_to_report}

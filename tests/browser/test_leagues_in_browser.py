@@ -1,15 +1,17 @@
 """A league as its players see it in a real Chromium: the organizer creates a
 two-player Durak league (everyone meets everyone) through the form, a third
 player registers with the button, the organizer starts the season with the
-button, and once a league game is over the division's standings show it
-after a reload (points, played and left, the why-line, the cross-table);
-the player's games in play are marked with the league in the lobby."""
+button, and once a league game is over (its loser resigns on the game's
+page, in another browser) the division's open page shows the new standings
+without a reload, over its WebSocket (points, played and left, the
+why-line, the cross-table); the schedule shows one round at a time; the
+player's games in play are marked with the league in the lobby."""
 
 import re
 
 import pytest
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +42,7 @@ def cross_table(page) -> dict[str, list[str]]:
     return {re.sub(r"^\d+\.\s*", "", name): cells for name, cells in rows}
 
 
-def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_game(page, live_site):
+def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_game(page, live_site, browser):
     from playwright.sync_api import expect
 
     failed = watch_for_server_errors(page)
@@ -65,7 +67,7 @@ def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_
     expect(season.get_by_role("button", name="Take back my registration")).to_be_visible()
 
     season.get_by_role("button", name="Start the season").click()
-    expect(page.locator("ul.messages")).to_contain_text("The season has started: its games are on.")
+    expect(page.locator("ul.messages")).to_contain_text("The season has started: its schedule is being drawn up")
     expect(page.locator("section.current-season h2")).to_contain_text("in play")
     page.locator("section.current-season").get_by_role("link", name="the season's page").click()
     page.get_by_role("link", name="Division 1").click()
@@ -75,8 +77,19 @@ def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_
     assert all(row["played"] == "0" and row["left"] == "2" and row["points"] == "0" for row in before.values())
     assert all(cells.count("") == 2 for cells in cross_table(page).values())  # "×" and two empty cells
 
-    finished = live_site.run_scenario("league_game_resigned", SLUG, "boris", "olga")
-    page.reload()
+    expect(page.locator("#live-standings")).to_have_attribute("data-live", "on")
+
+    finished = live_site.run_scenario("league_game", SLUG, "boris", "olga")
+    boris = new_page(browser, live_site)
+    try:
+        log_in(boris, "boris", PASSWORD, f"/games/{finished['game']}/")
+        boris.once("dialog", lambda dialog: dialog.accept())
+        boris.locator("form.resign button").click()
+        boris.wait_for_load_state()
+    finally:
+        boris.context.close()
+    standing_of_olga = page.locator("table.standings tr[data-entry]", has_text="Olga")
+    expect(standing_of_olga.locator("td").nth(4)).to_have_text("1")  # no reload: pushed over the socket
     after = standings(page)
     assert after["Olga"] == {"rank": "1", "played": "1", "left": "1", "points": "1"}
     assert (after["Boris"]["played"], after["Boris"]["left"], after["Boris"]["points"]) == ("1", "1", "0")
@@ -91,8 +104,16 @@ def test_a_league_is_created_filled_started_and_its_standings_follow_a_finished_
     assert grid["Boris"][order.index("Olga")] == "0"
     assert grid["Olga"][order.index("Olga")] == "×"
     assert grid["Vera"] == ["" if name != "Vera" else "×" for name in order]
-    schedule = page.locator("ol.schedule")
+    page.goto(f"/leagues/{SLUG}/1/1/?round={finished['round']}")
+    expect(page.locator("#schedule + form input[name=round]")).to_have_value(str(finished["round"]))
+    schedule = page.locator("ul.schedule")
+    expect(schedule.locator("li.fixture")).to_have_count(1)  # three players: one table a round, one bye
     expect(schedule.get_by_role("link", name=f"#{finished['game']}")).to_be_visible()
+    expect(schedule).to_contain_text("finished")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the round picker must not widen the page
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the division page scrolls sideways on a phone: {widths}"
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     page.goto("/")
     mark = page.locator("#my-games .league-mark")

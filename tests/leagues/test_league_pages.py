@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 
 from gameplay import services as game_services
-from leagues import services
+from leagues import drawing, services
 from leagues.models import Division, Entry, Fixture, League
 from tests.gameplay.conftest import client_for
+from tests.leagues.conftest import start
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +57,7 @@ def test_players_register_on_the_league_page_and_the_organizer_starts_the_season
     refused = client_for(people[1]).post("/leagues/durak/1/run/start/", follow=True)
     assert "Only the league" in refused.content.decode()
     client_for(people[0]).post("/leagues/durak/1/run/start/")
+    drawing.draw_season(league.seasons.get().pk)  # its task, after the commit
     assert Fixture.objects.exclude(game=None).count() == 6
     page = client_for(people[1]).get("/").content.decode()
     assert "Durak, season 1, round" in page  # league games are marked in "my games"
@@ -66,7 +68,7 @@ def test_the_division_page_shows_standings_why_lines_a_cross_table_and_csv(peopl
     season = league.seasons.get()
     for user in people[:3]:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     users = {e.pk: e.user for e in Entry.objects.all()}
     for fixture in Fixture.objects.all():
         a, b = (users[pk] for pk in fixture.seats)
@@ -96,7 +98,7 @@ def test_the_division_page_reads_a_constant_number_of_queries(people, django_use
     season = league.seasons.get()
     for user in people[:3]:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     client = Client()
     with django_assert_max_num_queries(20) as small:
         client.get("/leagues/durak/1/1/")
@@ -119,3 +121,57 @@ def test_the_organizer_adds_a_player_on_the_season_page(people):
     refused = client_for(people[1]).post("/leagues/durak/1/add/", {"player": "pg4"}, follow=True).content.decode()
     assert "Only the league" in refused
     assert [e.user.username for e in Entry.objects.filter(season__league=league)] == ["pg3"]
+
+
+def test_the_schedule_shows_one_round_at_a_time_the_first_not_over_by_default(people):
+    league = services.create_league(people[0], name="Durak", engine="durak", players=2, division_size=4,
+                                    start=League.Start.ROUNDS)
+    season = league.seasons.get()
+    for user in people[:4]:
+        services.register(season.pk, user)
+    start(season.pk, people[0])
+    client = Client()
+    page = client.get("/leagues/durak/1/1/").content.decode()
+    assert "<h3>Round 1</h3>" in page and page.count('class="fixture"') == 2 and "3 rounds" in page
+    users = {e.pk: e.user for e in Entry.objects.all()}
+    for fixture in Fixture.objects.filter(round=1):
+        game_services.resign(fixture.game_id, users[fixture.seats[1]])
+    page = client.get("/leagues/durak/1/1/").content.decode()
+    assert "<h3>Round 2</h3>" in page and 'rel="prev"' in page and 'rel="next"' in page
+    page = client.get("/leagues/durak/1/1/?round=3").content.decode()
+    assert "<h3>Round 3</h3>" in page and "not started" in page and 'rel="next"' not in page
+    assert "<h3>Round 2</h3>" in client.get("/leagues/durak/1/1/?round=99").content.decode()  # unknown: the default
+    assert "<h3>Round 2</h3>" in client.get("/leagues/durak/1/1/?round=x").content.decode()
+
+
+def test_a_big_division_offers_its_cross_table_as_csv_instead(people, django_user_model, monkeypatch):
+    monkeypatch.setattr("scoresheets.standings_view.CROSS_TABLE_MAX_PLAYERS", 2)
+    league = services.create_league(people[0], name="Durak", engine="durak", players=2)
+    season = league.seasons.get()
+    for user in people[:3]:
+        services.register(season.pk, user)
+    start(season.pk, people[0])
+    users = {e.pk: e.user for e in Entry.objects.all()}
+    for fixture in Fixture.objects.all():
+        a, b = (users[pk] for pk in fixture.seats)
+        game_services.resign(fixture.game_id, max(a, b, key=lambda u: u.pk))  # the lower id wins
+    client = Client()
+    page = client.get("/leagues/durak/1/1/").content.decode()
+    assert "too big for the page" in page and "cross-table.csv" in page and "×" not in page
+    rows = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/cross-table.csv").content.decode())))
+    assert rows == [["Player", "Player 0", "Player 1", "Player 2"], ["Player 0", "×", "1", "1"],
+                    ["Player 1", "0", "×", "1"], ["Player 2", "0", "0", "×"]]
+
+
+def test_the_cross_table_csv_of_a_league_of_tables_of_more_lists_each_players_games(people):
+    league = services.create_league(people[0], name="Joker", engine="joker", players=4, division_size=4,
+                                    games_per_player=1)
+    season = league.seasons.get()
+    for user in people[:4]:
+        services.register(season.pk, user)
+    start(season.pk, people[0])
+    fixture = Fixture.objects.get()
+    game_services.resign(fixture.game_id, fixture.game.seats.get(position=1).user)  # a resignation ends it
+    rows = list(csv.reader(io.StringIO(Client().get("/leagues/joker/1/1/cross-table.csv").content.decode())))
+    assert rows[0] == ["Player", "Games"] and len(rows) == 5
+    assert all(len(row) == 2 and row[1].startswith(f"round 1, game #{fixture.game_id}: ") for row in rows[1:])

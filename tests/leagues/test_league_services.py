@@ -11,6 +11,7 @@ from gameplay.services.base import GameError
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
 from leagues.standings import division_standings
+from tests.leagues.conftest import start
 from ratings.models import Rating, RatingChange
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def test_starting_a_season_splits_the_players_by_rating_and_starts_every_schedul
         rated(user, "joker", mu=1000 + 100 * i, sigma=100)
     league = league_of(people[0], engine="joker", players=4, division_size=4, games_per_player=2)
     season = registered(league, people[:8])
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     season.refresh_from_db()
     assert season.status == Season.Status.RUNNING
     top, second = Division.objects.filter(season=season).order_by("number")
@@ -130,7 +131,7 @@ def test_starting_a_season_splits_the_players_by_rating_and_starts_every_schedul
 def test_a_two_player_league_is_a_round_robin_and_round_by_round_starts_the_next_round_when_one_is_over(people):
     league = league_of(people[0], start=League.Start.ROUNDS, division_size=6)
     season = registered(league, people[:6])
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     fixtures = list(Fixture.objects.filter(division__season=season))
     assert len(fixtures) == 15  # 6 players: every pair once
     pairs = {frozenset(f.seats) for f in fixtures}
@@ -148,7 +149,7 @@ def test_a_two_player_league_is_a_round_robin_and_round_by_round_starts_the_next
 def test_standings_follow_the_finished_games(people):
     league = league_of(people[0], division_size=3)
     season = registered(league, people[:3])
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     users = {e.pk: e.user for e in Entry.objects.filter(season=season)}
     by_user = {e.user_id: e.pk for e in Entry.objects.filter(season=season)}
     for fixture in Fixture.objects.filter(division__season=season).exclude(game=None):
@@ -164,7 +165,7 @@ def test_standings_follow_the_finished_games(people):
 def test_a_withdrawn_player_loses_his_unfinished_games(people):
     league = league_of(people[0], division_size=4)
     season = registered(league, people[:4])
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     entry = Entry.objects.get(season=season, user=people[3])
     with pytest.raises(GameError, match="organizer"):
         services.withdraw(entry.pk, people[2])
@@ -179,7 +180,7 @@ def test_ending_a_season_writes_final_ranks_and_the_next_season_moves_players_up
     season = registered(league, people[:6])
     for i, user in enumerate(people[:6]):
         rated(user, "durak", mu=2000 - 100 * i, sigma=50)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     users = {e.pk: e.user for e in Entry.objects.filter(season=season)}
     for fixture in Fixture.objects.filter(division__season=season):
         a, b = (users[pk] for pk in fixture.seats)
@@ -194,7 +195,7 @@ def test_ending_a_season_writes_final_ranks_and_the_next_season_moves_players_up
     assert following.status == Season.Status.REGISTRATION
     for user in people[:6]:
         services.register(following.pk, user)
-    services.start_season(following.pk, people[0])
+    start(following.pk, people[0])
     top = {e.user for e in Entry.objects.filter(season=following, division__number=1)}
     assert people[5] in top and people[0] not in top  # promoted and relegated
 
@@ -209,7 +210,7 @@ def test_the_organizer_adds_a_player_until_the_season_starts_and_nobody_else_may
         services.register(season.pk, people[1], added_by=people[2])
     services.register(season.pk, people[1], added_by=people[0])
     services.register(season.pk, people[2], added_by=people[0])
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     with pytest.raises(GameError, match="already started"):
         services.register(season.pk, people[3], added_by=people[0])
     assert season.entries.count() == 2

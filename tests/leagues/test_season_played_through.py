@@ -15,6 +15,7 @@ from gameplay.models import Game
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League
 from leagues.standings import division_standings
+from tests.leagues.conftest import start
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_a_two_player_durak_round_robin_of_six_is_played_through_and_ranked(djan
     season = league.seasons.get()
     for user in people:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     for fixture in Fixture.objects.filter(division__season=season).order_by("round", "pk"):
         seats = {s.position: s.user for s in fixture.game.seats.select_related("user")}
         play_out(fixture.game, seats)
@@ -74,7 +75,7 @@ def test_a_joker_season_of_two_divisions_is_played_through_and_ranked(django_use
     season = league.seasons.get()
     for user in people:
         services.register(season.pk, user)
-    services.start_season(season.pk, people[0])
+    start(season.pk, people[0])
     for _round in range(6):
         for fixture in Fixture.objects.filter(division__season=season, game__status=Game.Status.ACTIVE):
             seats = {s.position: s.user for s in fixture.game.seats.select_related("user")}

@@ -115,6 +115,7 @@ def test_an_adjudicated_rated_game_changes_the_ratings_in_its_order(joker_game, 
 
 def test_an_adjudicated_league_game_counts_in_the_standings(django_user_model, moderator):
     from leagues import services as leagues
+    from leagues.drawing import draw_season
     from leagues.models import Division, Entry, Fixture
     from leagues.standings import division_standings
 
@@ -125,6 +126,7 @@ def test_an_adjudicated_league_game_counts_in_the_standings(django_user_model, m
     for user in people:
         leagues.register(season.pk, user)
     leagues.start_season(season.pk, people[0])
+    draw_season(season.pk)  # the schedule's task, which runs after the commit
     fixture = Fixture.objects.get(division__season=season)
     seats = {s.position: s.user_id for s in fixture.game.seats.all()}
     winner = next(p for p, user_id in seats.items() if user_id == people[1].pk)

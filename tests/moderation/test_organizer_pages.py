@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def league_game(django_user_model):
     from leagues import services as leagues
+    from leagues.drawing import draw_season
 
     organizer = django_user_model.objects.create_user("organizer", password="pw-not-used-1", language="en")
     people = [django_user_model.objects.create_user(f"lp{i}", password="pw-not-used-1", language="en")
@@ -24,6 +25,7 @@ def league_game(django_user_model):
     for user in people:
         leagues.register(season.pk, user)
     leagues.start_season(season.pk, organizer)
+    draw_season(season.pk)  # the schedule's task, which runs after the commit
     return Fixture.objects.get(division__season=season).game, organizer
 
 

@@ -64,6 +64,7 @@ def test_a_moderator_sees_the_actions_on_a_game_in_play(joker_game, moderator):
 def league_game(django_user_model):
     """A running game of a two-player Durak league and its organizer (staff, without any permission)."""
     from leagues import services as leagues
+    from leagues.drawing import draw_season
     from leagues.models import Fixture
 
     organizer = django_user_model.objects.create_user("organizer", password="pw-not-used-1", language="en",
@@ -75,6 +76,7 @@ def league_game(django_user_model):
     for user in people:
         leagues.register(season.pk, user)
     leagues.start_season(season.pk, organizer)
+    draw_season(season.pk)  # the schedule's task, which runs after the commit
     return Fixture.objects.get(division__season=season).game, organizer
 
 
