@@ -217,13 +217,14 @@ def unmute(user_id: int, moderator, reason: str) -> None:
 
 def takes_over_by_computer(game: Game) -> bool:
     """Whether a computer player continues a leaving player's seat at this
-    game (else the game is forfeited): a league game as its league says, any
-    other as its table says what happens when time runs out."""
+    game (else the game is forfeited): a league game as its league says of a
+    withdrawal (and only if it allows computer substitutes at all), any other
+    as its table says of a clock that runs out."""
     from leagues.models import League
 
     league = League.objects.filter(seasons__divisions__fixtures__game=game).first()
     if league is not None:
-        return league.on_withdrawal == League.OnWithdrawal.COMPUTER
+        return league.on_withdrawal == League.OnWithdrawal.COMPUTER and league.computer_substitutes
     return game.on_timeout == Game.OnTimeout.AUTOPLAY
 
 

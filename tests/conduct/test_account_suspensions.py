@@ -22,6 +22,7 @@ from gameplay.engine import get_engine
 from gameplay.models import Game, Move
 from gameplay.services.base import GameError
 from leagues import services as league_services
+from leagues.drawing import draw_season
 from leagues.models import League
 from moderation.models import AuditEntry
 from tests.gameplay.test_consumer import communicator, headers_for
@@ -84,6 +85,7 @@ def test_a_league_game_follows_the_leagues_rule_for_a_withdrawal(players, modera
     for user in players[:2]:
         league_services.register(season.pk, user)
     league_services.start_season(season.pk, players[3])
+    draw_season(season.pk)  # the schedule's task, which runs after the commit
     game = Game.objects.get(fixture__division__season=season)
     games = services.suspend(players[1].pk, moderator, "abuse")
     assert games[expected] == [game.pk]
