@@ -1,6 +1,6 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -137,3 +137,16 @@ class FinishedGamesFilter(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [("", _("all games"))] + [(s, engine_name(e)) for s, e in ENGINES.items()]
         self.fields["league"].choices = [("", _("with or without a league"))] + list(leagues)
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form; a suspended account (refused by
+    conduct.restrictions.SuspendedAccountBackend) is told so, and until when."""
+
+    def get_invalid_login_error(self):
+        suspended = getattr(self.request, "suspended_user", None)
+        if suspended is not None:
+            from conduct.restrictions import suspension_message
+
+            return forms.ValidationError(suspension_message(suspended), code="suspended")
+        return super().get_invalid_login_error()

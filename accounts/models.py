@@ -2,6 +2,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 LANGUAGE_CHOICES = [("ru", "Русский"), ("en", "English")]
@@ -26,10 +27,27 @@ class User(AbstractUser):
         help_text=_("Your clocks stop at night at tables that allow it (your own time zone)."),
     )
     night_pause_end = models.TimeField(_("night pause until"), null=True, blank=True)
+    # Moderators' restrictions (conduct/services.py sets them, conduct/restrictions.py reads them):
+    # on the user's row, so that a move's transaction, which loads its seats' users, checks them for free.
+    # The last suspension: from, until (None: for good). Lifting it sets its end to that moment.
+    suspended_at = models.DateTimeField(_("last suspended at"), null=True, blank=True, editable=False)
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False,
+                                           help_text=_("Empty while suspended: for good."))
+    chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True, editable=False)
 
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+    def get_session_auth_hash(self) -> str:
+        """Django's hash, which ends every session of the account when its
+        password changes; a suspension ends them too (from then on the hash
+        covers when the last suspension began, which lifting it keeps)."""
+        password_hash = super().get_session_auth_hash()
+        if self.suspended_at is None:
+            return password_hash
+        return salted_hmac("accounts.User.suspension", f"{password_hash}:{self.suspended_at.isoformat()}",
+                           algorithm="sha256").hexdigest()
 
     def __str__(self) -> str:
         return self.name

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import limits
 from accounts import player_games
-from accounts.forms import FinishedGamesFilter, ProfileForm, SignupForm, VacationForm
+from accounts.forms import FinishedGamesFilter, LoginForm, ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
@@ -62,6 +62,7 @@ class LoginView(auth_views.LoginView):
     (accounts.limits; django-axes has its own page)."""
 
     template_name = "accounts/login.html"
+    authentication_form = LoginForm
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "ratings",
     "leagues",
     "moderation",
+    "conduct",
 ]
 
 MIDDLEWARE = [
@@ -151,6 +152,7 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "accounts.limits.LoginLimitBackend",
+    "conduct.restrictions.SuspendedAccountBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -185,6 +187,8 @@ SIGNUPS_PER_IP = env.str("SIGNUPS_PER_IP", default="10/d", validate=_RATE)
 # Password reset emails asked for one email address, and from one network address.
 PASSWORD_RESETS_PER_ADDRESS = env.str("PASSWORD_RESETS_PER_ADDRESS", default="3/h", validate=_RATE)
 PASSWORD_RESETS_PER_IP = env.str("PASSWORD_RESETS_PER_IP", default="10/h", validate=_RATE)
+# Reports (of a game, a player, a chat message) one account may send.
+REPORTS_PER_USER = env.str("REPORTS_PER_USER", default="10/h", validate=_RATE)
 # The counters must be shared by every web process: with REDIS_URL they live
 # in Redis, without it (one process: `make run`, tests) in local memory.
 # django_ratelimit is not in INSTALLED_APPS: the app holds nothing but a system

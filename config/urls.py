@@ -17,6 +17,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("leagues/", include("leagues.urls")),
     path("moderation/", include("moderation.urls")),
+    path("reports/", include("conduct.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("gameplay.urls")),
 ]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from conduct.restrictions import ensure_may_play
 from gameplay import inbound, services
 from gameplay.broadcast import chat_history, game_payload
 from gameplay.engine import get_engine
@@ -148,6 +149,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            ensure_may_play(request.user)
             game = services.create_game(
                 request.user,
                 data["engine"],
@@ -272,6 +274,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 
 def _run(request: HttpRequest, func, *args) -> None:
     try:
+        ensure_may_play(request.user)  # a suspended account does nothing at a table
         func(*args)
     except services.GameError as exc:
         messages.error(request, exc.message)
@@ -329,7 +332,7 @@ def _json_error(code: str, message: str, status: int, version: int | None = None
     return response
 
 
-ERROR_STATUS = {"not_found": 404, "not_seated": 403, "stale": 409, "bad_request": 400, "busy": 503}
+ERROR_STATUS = {"not_found": 404, "not_seated": 403, "suspended": 403, "stale": 409, "bad_request": 400, "busy": 503}
 
 
 def _json_body(request: HttpRequest) -> dict | JsonResponse:

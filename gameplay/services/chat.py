@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
+from conduct.restrictions import ensure_may_chat
 from gameplay import broadcast
 from gameplay.models import ChatMessage
 from gameplay.services.base import GameError, is_storable_text, locked_game, seat_of
@@ -24,6 +25,7 @@ CHAT_HOURLY = (120, timedelta(hours=1))
 def post_chat(game_id: int, user, text: Any) -> ChatMessage:
     """A player's message to his table (read by the players, and by the
     spectators of a public table). Stored, rate-limited."""
+    ensure_may_chat(user)
     if not isinstance(text, str) or not text.strip():
         raise GameError(_("Write something first."), code="bad_request")
     text = text.strip()

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from conduct.restrictions import ensure_may_play
 from gameplay import broadcast
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
@@ -75,6 +76,7 @@ def _playing_seat(game: Game, user) -> Seat:
     seat = seat_of(game, user)
     if seat is None:
         raise GameError(_("You are not playing at this table."), code="not_seated")
+    ensure_may_play(seat.user)  # the row this transaction just read: a suspension counts at once, for free
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("This game is not in play."), code="not_active", version=game.version)
     return seat

@@ -335,11 +335,19 @@
     function draw() {
       if (!list) return;
       list.replaceChildren(...[...messages.values()].filter((m) => !m.hidden).map((m) =>
-        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text])));
+        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text, reportLink(m)])));
       list.scrollTop = list.scrollHeight;
+    }
+    // A small "report this message" link on each message, for a signed-in reader.
+    function reportLink(m) {
+      const me = current.seat === null ? null : (current.players || []).find((p) => p.position === current.seat);
+      if (!box.dataset.reportUrl || (me && me.name === m.author)) return null;
+      return el("a", { class: "report-link", href: box.dataset.reportUrl + "?message=" + m.id,
+        title: box.dataset.reportTitle, rel: "nofollow", text: "⚑" });
     }
     const closed = box && box.querySelector(".chat-closed");
     if (list) list.querySelectorAll("li[data-id]").forEach((li) => {
+      li.querySelectorAll(".report-link").forEach((a) => a.remove());
       // History the page came with (a game that is over opens no socket).
       const author = li.querySelector("b");
       messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",

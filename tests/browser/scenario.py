@@ -264,6 +264,21 @@ def abort_table(username: str, password: str, moderator: str, moderator_password
     return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
 
 
+def chat_to_report(username: str, password: str, other: str) -> dict:
+    """``chat_to_report USERNAME PASSWORD OTHER``: a Joker game in play of the
+    player (seat 0), another person (seat 1) and two computers, in whose chat
+    that other person wrote something rude."""
+    from gameplay import services
+    from gameplay.models import Game
+
+    user, rude = _player(username, password), _player(other, password)
+    game = services.create_game(user, "joker", players=4)
+    services.join_game(game.pk, rude)
+    services.fill_with_bots(game.pk, user)
+    message = services.post_chat(game.pk, rude, "You all play like potatoes")
+    return {"game": game.pk, "url": Game.objects.get(pk=game.pk).get_absolute_url(), "message": message.pk}
+
+
 def _zoned_player(username: str, password: str, time_zone: str | None = "UTC"):
     """An English-speaking player; time_zone None: the model's default, as if he never chose one."""
     from django.contrib.auth import get_user_model
@@ -528,7 +543,7 @@ SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker
              "domino_final": domino_final,
              "replayable_game": replayable_game,
              "league_players": league_players, "league_entries": league_entries,
-             "league_game_resigned": league_game_resigned}
+             "league_game_resigned": league_game_resigned, "chat_to_report": chat_to_report}
 
 
 def main(argv: list[str]) -> None:
