@@ -71,6 +71,8 @@ def variant_label(engine_slug: str, options: dict, players: int) -> str:
     count = ngettext("%(n)s player", "%(n)s players", players) % {"n": players}
     if engine_slug == "odessa":
         return ", ".join([count, *odessa_variant(options or {})])
+    if engine_slug == "ipuker":
+        return ", ".join([count, *ipuker_variant(options or {})])
     if engine_slug != "durak":
         return count
     modes = {"podkidnoy": pgettext("durak variant", "podkidnoy"), "perevodnoy": pgettext("durak variant", "perevodnoy")}
@@ -78,6 +80,24 @@ def variant_label(engine_slug: str, options: dict, players: int) -> str:
     if (options or {}).get("teams"):
         return gettext("%(mode)s, 2×2 in pairs") % {"mode": mode}
     return f"{mode}, {count}"
+
+
+def ipuker_variant(options: dict) -> list[str]:
+    """Ipuker's options in a few words each, where they are not the usual ones."""
+    from gameplay.forms import GameOptionsForm
+
+    def choice(field: str, value) -> str:
+        return str(dict(GameOptionsForm.base_fields[field].choices).get(value, value))
+
+    words = []
+    low, high = options.get("min_stake", 9), options.get("max_stake", 30)
+    if (low, high) != (9, 30):
+        words.append(gettext("stakes %(low)s to %(high)s") % {"low": low, "high": high})
+    if options.get("leader_order", "clockwise") != "clockwise":
+        words.append(gettext("leaders: %(order)s") % {"order": choice("ipuker_leader_order", options["leader_order"])})
+    if options.get("overflow", "basic") != "basic":
+        words.append(gettext("overflow: %(rule)s") % {"rule": choice("ipuker_overflow", options["overflow"])})
+    return words
 
 
 def odessa_variant(options: dict) -> list[str]:

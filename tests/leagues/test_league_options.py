@@ -117,9 +117,18 @@ def test_a_joker_league_has_the_jokers_options_and_ignores_the_other_games_field
 def test_an_ipuker_league_keeps_its_options(people):
     fields = {"ipuker_leader_order": "random", "ipuker_min_stake": "1", "ipuker_max_stake": "40",
               "ipuker_overflow": "kids"}
-    response = client_for(people[0]).post("/leagues/new/", {**LEAGUE, "engine": "ipuker", "players": 4, **fields})
+    client = client_for(people[0])
+    response = client.post("/leagues/new/", {**LEAGUE, "engine": "ipuker", "players": 4, **fields})
     assert response.status_code == 302
-    assert League.objects.get().options == get_engine("ipuker").validate_options(table_options("ipuker", 4, fields))
+    league = League.objects.get()
+    assert league.options == get_engine("ipuker").validate_options(table_options("ipuker", 4, fields))
+    shown = client.get(league.get_absolute_url()).content.decode()
+    assert "stakes 1 to 40" in shown and "leaders: random" in shown and "overflow: kids: nobody wins" in shown
+    from django.utils import translation
+
+    with translation.override("ru"):
+        assert league.variant_label == ("4 игрока, ставки от 1 до 40, порядок ведущих: случайный, "
+                                        "когда карт больше, чем полей: детский: никто не выигрывает")
 
 
 def test_a_durak_league_in_pairs_from_the_shared_fields(people):
