@@ -7,7 +7,8 @@ calls `draw_season`, and beat's sweep queues it again for a season left
 drawing with no game started for a while (a lost task: Redis gone, a
 worker killed). Measured
 (bench/schedule.py): a division of 100 at Joker tables of 4 where everyone
-meets everyone is 1,000 games and half a minute of work; two-player Durak,
+meets everyone is 1,000 games and about 7 s of work (`--compare-seated`:
+45 s when each game was made by joining it seat by seat); two-player Durak,
 4,950 games.
 
 `draw_season` is idempotent and resumable, and keeps each transaction short
