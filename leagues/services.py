@@ -48,6 +48,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from conduct.restrictions import is_suspended
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
@@ -170,6 +171,10 @@ def register(season_id: int, user, partner=None, *, added_by=None) -> Entry:
         raise GameError(_("This league is played in pairs: name your partner."), code="bad_request")
     if not season.league.in_pairs:
         partner = None
+    for player in (user, partner):
+        if player is not None and is_suspended(player, now):
+            raise GameError(_("The account of %(who)s is suspended: it cannot enter a season.") % {"who": player},
+                            code="suspended")
     taken = {user.pk} | ({partner.pk} if partner else set())
     if Entry.objects.filter(season=season).filter(user_id__in=taken).exists() or \
             Entry.objects.filter(season=season, partner_id__in=taken).exists():
@@ -319,7 +324,9 @@ def start_fixture(fixture: Fixture) -> None:
     has a computer finish his games: then it starts with a computer in his seat."""
     league = fixture.division.season.league
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
-    withdrawn = [pk for pk in fixture.seats if entries[pk].withdrawn_at]
+    # A suspended player's table goes as a withdrawn player's would (conduct.services
+    # hands over the games already in play when the suspension starts).
+    withdrawn = [pk for pk in fixture.seats if entries[pk].withdrawn_at or _suspended(entries[pk])]
     if withdrawn and (league.on_withdrawal != League.OnWithdrawal.COMPUTER or len(withdrawn) == len(fixture.seats)):
         return  # not played: nobody left at it, or no computer to take the seats
     if league.in_pairs:  # pair A in seats 0 and 2, pair B in 1 and 3
@@ -333,15 +340,20 @@ def start_fixture(fixture: Fixture) -> None:
     fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
     fixture.save(update_fields=["game"])
     for pk in withdrawn:
-        _computer_for(entries[pk], [fixture.game_id], league.organizer)
+        reason = None if entries[pk].withdrawn_at else _("%(who)s: the account is suspended.") % {"who": entries[pk]}
+        _computer_for(entries[pk], [fixture.game_id], league.organizer, reason)
 
 
-def _computer_for(entry: Entry, game_ids: list[int], actor) -> None:
+def _suspended(entry: Entry) -> bool:
+    return any(player is not None and is_suspended(player) for player in (entry.user, entry.partner))
+
+
+def _computer_for(entry: Entry, game_ids: list[int], actor, reason: str | None = None) -> None:
     """A computer player takes every seat of the withdrawn entry (both
     partners of a pair) in these games in play: a substitution by `actor`,
     audited as such (`gameplay.services.moderation.substitute_seat`)."""
     players = {entry.user_id, entry.partner_id} - {None}
-    reason = _("%(who)s withdrew from the league season.") % {"who": entry}
+    reason = reason or _("%(who)s withdrew from the league season.") % {"who": entry}
     seats = Seat.objects.filter(game_id__in=game_ids, game__status=Game.Status.ACTIVE, user_id__in=players)
     for game_id, position in seats.order_by("game_id", "position").values_list("game_id", "position"):
         game_services.substitute_seat(game_id, position, actor, reason, user=None)
