@@ -140,6 +140,19 @@ def clone(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
+def forfeited(state: State, seat: int, players: int) -> State:
+    """A new state of a game that ends now with ``seat`` placed last (a
+    time-out forfeit or a resignation), for games whose phases end in "over"
+    and whose state names the seat to move in ``turn``."""
+    if state["phase"] == "over":
+        raise IllegalMove(N_("The game is already over."))
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
+    new_state = clone(state)
+    new_state.update({"phase": "over", "turn": None, "forfeited": seat})
+    return new_state
+
+
 def parse_envelope(action: Any, keys: dict[str, set[str]], unknown_kind: str,
                    unexpected_fields: dict[str, str]) -> tuple[str, bool]:
     """An action's type and its ``auto`` flag, after checking its shape.

@@ -91,7 +91,7 @@ from .cards import (
     sort_hand,
     suit_of,
 )
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, forfeited, parse_envelope, require_int, shuffled
 from .tricks import JOKER_MODES, LOW, Play, Trick, obligation
 
 PLAYERS = 4
@@ -610,13 +610,7 @@ class JokerEngine(Engine):
 
     def forfeit(self, state: State, seat: int) -> State:
         """A new state: the game ends now, ``seat`` is placed last (time-out forfeit or resignation)."""
-        if state["phase"] == Phase.OVER:
-            raise IllegalMove(N_("The game is already over."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
-        new_state = clone(state)
-        new_state.update({"phase": Phase.OVER, "turn": None, "forfeited": seat})
-        return new_state
+        return forfeited(state, seat, PLAYERS)
 
     # -- results -------------------------------------------------------------
 

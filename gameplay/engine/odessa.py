@@ -97,7 +97,7 @@ from collections import Counter
 from typing import Any
 
 from .cards import SUITS, describe, is_card, is_suit, rank_value, sort_hand, suit_of
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, deal_rng, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, deal_rng, forfeited, parse_envelope, require_int, shuffled
 from .odessa_scoring import deal_points, places_of, ranking_of, score_sheet, totals_of
 from .odessa_setup import (
     BLIND,
@@ -506,13 +506,7 @@ class OdessaEngine(Engine):
 
     def forfeit(self, state: State, seat: int) -> State:
         """A new state: the game ends now, ``seat`` is placed last (time-out forfeit or resignation)."""
-        if state["phase"] == Phase.OVER:
-            raise IllegalMove(N_("The game is already over."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-            raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
-        new_state = clone(state)
-        new_state.update({"phase": Phase.OVER, "turn": None, "forfeited": seat})
-        return new_state
+        return forfeited(state, seat, state["players"])
 
     # -- results ---------------------------------------------------------------------
 
