@@ -71,6 +71,13 @@ def platform_move(action: dict, who: str) -> str | None:
     return None
 
 
+def bid_words(action: dict, who: str) -> str:
+    """A bid of tricks, in the words of Joker, Odessa poker and domino Poker (0 is a pass)."""
+    if action.get("tricks") == 0:
+        return gettext("%(who)s passes") % {"who": who}
+    return gettext("%(who)s bids %(n)s") % {"who": who, "n": action.get("tricks")}
+
+
 def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move] | None = None) -> list[LogLine]:
     """The game's moves as the seat `viewer` (None: a spectator) may read them, oldest first."""
     moves = list(game.moves.order_by("seq")) if moves is None else moves

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from gameplay.models import Game, Move
+from gameplay.movelog import bid_words
 
 REVEAL = "reveal"
 
@@ -20,9 +21,7 @@ REVEAL = "reveal"
 def describe_move(action: dict, who: str, visible: bool = True) -> str:
     kind = action.get("type")
     if kind == "bid":
-        if action.get("tricks") == 0:
-            return gettext("%(who)s passes") % {"who": who}
-        return gettext("%(who)s bids %(n)s") % {"who": who, "n": action.get("tricks")}
+        return bid_words(action, who)
     if kind == "play":
         return gettext("%(who)s plays the tile %(tile)s") % {"who": who, "tile": action.get("tile")}
     if kind == "pick":

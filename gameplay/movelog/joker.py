@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext, pgettext
 
 from gameplay.engine.cards import SUIT_SYMBOLS, describe
+from gameplay.movelog import bid_words
 
 
 def describe_move(action: dict, who: str, visible: bool = True) -> str:
@@ -15,9 +16,7 @@ def describe_move(action: dict, who: str, visible: bool = True) -> str:
             return gettext("%(who)s names no trump") % {"who": who}
         return gettext("%(who)s names trump: %(suit)s") % {"who": who, "suit": SUIT_SYMBOLS[suit]}
     if kind == "bid":
-        if action.get("tricks") == 0:
-            return gettext("%(who)s passes") % {"who": who}
-        return gettext("%(who)s bids %(n)s") % {"who": who, "n": action.get("tricks")}
+        return bid_words(action, who)
     if kind == "play":
         card = action.get("card", "")
         if not card.startswith("X"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext, pgettext
 
 from gameplay.engine.cards import SUIT_SYMBOLS, describe
+from gameplay.movelog import bid_words
 
 SPECIALS = {
     "blind": lambda: pgettext("odessa special", "blind"),
@@ -18,9 +19,7 @@ SPECIALS = {
 def describe_move(action: dict, who: str, visible: bool = True) -> str:
     kind = action.get("type")
     if kind == "bid":
-        if action.get("tricks") == 0:
-            return gettext("%(who)s passes") % {"who": who}
-        return gettext("%(who)s bids %(n)s") % {"who": who, "n": action.get("tricks")}
+        return bid_words(action, who)
     if kind == "play":
         card = action.get("card", "")
         if not action.get("joker"):
