@@ -175,7 +175,7 @@ class GameOptionsForm(forms.Form):
 
     def domino_schedule(self) -> list[str]:
         """Domino Poker's deal schedule in words for the options as filled in (the defaults until they are valid)."""
-        from gameplay.domino import schedule_lines
+        from gameplay.schedules.domino_poker import schedule_lines
 
         data = {name: self[name].value() for name in DOMINO_FIELDS.values()}
         fields = {name: self.fields[name] for name in DOMINO_FIELDS.values()}
@@ -191,7 +191,7 @@ class GameOptionsForm(forms.Form):
     def odessa_schedule(self) -> str:
         """The Odessa deal schedule of the options shown, in words (the defaults on an empty form;
         "" where the options do not fit together): the form's preview before its script runs."""
-        from gameplay.odessa_schedule import schedule_text
+        from gameplay.schedules.odessa import schedule_text
 
         if not self.is_bound:
             return schedule_text(ODESSA_DEFAULT_PLAYERS, {})

@@ -65,7 +65,7 @@ def variant_label(engine_slug: str, options: dict, players: int) -> str:
     """A table's variant in a few words, in the active language: Durak's mode
     and pairs ("подкидной, 2×2 парами"), else the number of players."""
     if engine_slug == "domino_poker":
-        from gameplay.domino import variant_words
+        from gameplay.schedules.domino_poker import variant_words
 
         return variant_words(options, players)
     count = ngettext("%(n)s player", "%(n)s players", players) % {"n": players}

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from gameplay import domino, odessa_schedule, rules, views
+from gameplay import rules, views
+from gameplay.schedules import domino_poker as domino_schedule, odessa as odessa_schedule
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.new_game, name="new_game"),
-    path("games/new/domino-schedule/", domino.schedule_preview, name="domino_schedule"),
-    path("games/new/odessa-schedule/", odessa_schedule.odessa_schedule, name="odessa_schedule"),
+    path("games/new/domino-schedule/", domino_schedule.schedule_preview, name="domino_schedule"),
+    path("games/new/odessa-schedule/", odessa_schedule.schedule_preview, name="odessa_schedule"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/join/", views.join, name="join_game"),
     path("games/<int:game_id>/leave/", views.leave, name="leave_game"),

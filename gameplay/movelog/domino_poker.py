@@ -54,7 +54,7 @@ def shown_moves(game: Game, moves: list[Move], viewer: int | None) -> set[int]:
 
 def section(state: dict) -> str:
     """The part of the game a move belongs to, for the game's record: the deal and its tiles, or its stage."""
-    from gameplay.domino import stage_name
+    from gameplay.schedules.domino_poker import stage_name
 
     deal, tiles = state.get("deal"), state.get("tiles")
     if state.get("kind", "bidding") != "bidding":

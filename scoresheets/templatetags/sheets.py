@@ -28,7 +28,7 @@ def in_order(cells, order):
 @register.filter
 def domino_stage(stage: int) -> str:
     """A domino Poker stage's heading on its sheet: "Stage 2: blind" ("Этап 2: «Вслепую»")."""
-    from gameplay.domino import stage_name
+    from gameplay.schedules.domino_poker import stage_name
 
     return stage_name(stage)
 

@@ -1,5 +1,5 @@
 // The new-table form's Odessa poker deal schedule: whenever an option changes, the server
-// (gameplay/views.py odessa_schedule, from the engine's own schedule) says the deals, or why
+// (gameplay/schedules/odessa.py, from the engine's own schedule) says the deals, or why
 // the options do not fit together.
 (function () {
   "use strict";

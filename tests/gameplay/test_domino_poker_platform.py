@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from gameplay import services
 from gameplay.broadcast import game_payload
-from gameplay.domino import schedule_lines
+from gameplay.schedules.domino_poker import schedule_lines
 from gameplay.engine import get_engine
 from gameplay.engine.domino_poker_rules import deal_schedule
 from gameplay.models import Game, seed_hash

@@ -67,7 +67,7 @@ def schedule_text(players: int, options: dict) -> str:
         return ""
 
 
-def odessa_schedule(request: HttpRequest) -> JsonResponse:
+def schedule_preview(request: HttpRequest) -> JsonResponse:
     """The deals the form's Odessa options give: ``{"deals", "summary", "error"}`` (always 200)."""
     form = NewGameForm({**request.GET.dict(), "engine": "odessa"})
     form.is_valid()
