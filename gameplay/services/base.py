@@ -3,7 +3,7 @@ what text can be stored."""
 
 from dataclasses import dataclass
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch
@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay.models import Game, Seat
+from gameplay.services.prepared import PreparedQuery
 
 
 class GameError(Exception):
@@ -61,11 +62,11 @@ def locked_game(game_id: int, *, seats: bool = False) -> Game:
     the vacations only of those who have one). A service that asks for the
     seats changes seats only through `game.seats.all()`'s objects, which
     stay the truth for the rest of the transaction and for the broadcast
-    after it."""
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError(_("There is no such game."), code="not_found") from None
+    after it. Both queries are compiled once per connection (`prepared`)."""
+    found = _LOCKED_GAME(game_id=game_id)
+    if not found:
+        raise GameError(_("There is no such game."), code="not_found")
+    game = found[0]
     if seats:
         _load_seats(game)
     return game
@@ -74,18 +75,31 @@ def locked_game(game_id: int, *, seats: bool = False) -> Game:
 def _load_seats(game: Game) -> None:
     """What `prefetch_related("seats")` stores, without its general machinery
     (a third of a move's time to read four seats)."""
-    from accounts.models import Vacation
-
-    recent = Vacation.objects.filter(user_id=OuterRef("user_id"),
-                                     ends_at__gt=timezone.now() - VACATION_LOOKBACK)
-    rows = list(Seat.objects.filter(game_id=game.pk).select_related("user")
-                .annotate(has_vacations=Exists(recent)).order_by("position"))
+    rows = _SEATS_WITH_USERS(game_id=game.pk, vacations_since=timezone.now() - VACATION_LOOKBACK)
     for seat in rows:
         Seat.game.field.set_cached_value(seat, game)
     cached = game.seats.all()
     cached._result_cache = rows
     cached._prefetch_done = True
     game._prefetched_objects_cache = {"seats": cached}
+
+
+def _seats_with_users(game_id, vacations_since):
+    from accounts.models import Vacation
+
+    recent = Vacation.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=vacations_since)
+    return (Seat.objects.filter(game_id=game_id).select_related("user")
+            .annotate(has_vacations=Exists(recent)).order_by("position"))
+
+
+_SENTINEL_ID = -738_291_465  # no row has it; found among the compiled parameters
+_LOCKED_GAME = PreparedQuery(
+    "locked_game", lambda game_id: Game.objects.select_for_update().filter(pk=game_id),
+    {"game_id": ("gameplay.Game.id", _SENTINEL_ID)})
+_SEATS_WITH_USERS = PreparedQuery(
+    "seats_with_users", _seats_with_users,
+    {"game_id": ("gameplay.Seat.game", _SENTINEL_ID),
+     "vacations_since": ("accounts.Vacation.ends_at", datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC))})
 
 
 def seats_loaded(game: Game) -> bool:
