@@ -29,12 +29,13 @@ def seat_group(game_id: int, position: int | None) -> str:
 
 def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None,
                  series: dict | None | bool = False, result: dict | None = None,
-                 ratings: dict | None | bool = False) -> dict:
+                 ratings: dict | None | bool = False, players: list | None = None) -> dict:
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed.
     `seats`, `vacations` (`vacations_until`), `series` (`series_info`) and
-    `result` (`game_result(...).as_json()`) and `ratings` (`seat_ratings`)
-    may be given when the caller has them (one fan-out builds them once)."""
+    `result` (`game_result(...).as_json()`), `ratings` (`seat_ratings`) and
+    `players` (`players_info`, the same for every seat) may be given when
+    the caller has them (one fan-out builds them once)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if result is None:
         result = game_result(game, seats).as_json()
@@ -54,15 +55,12 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         "result": result,
         "series": series_info(game) if series is False else series,
         "server_time": timezone.now().isoformat(),
-        "players": [seat_info(s, vacations.get(s.user_id)) for s in seats],
+        "players": players if players is not None else players_info(
+            seats, vacations, seat_ratings(game, seats) if ratings is False else ratings),
         "view": None,
         "legal": [],
         "blocked": {},
     }
-    ratings = seat_ratings(game, seats) if ratings is False else ratings
-    for player in payload["players"]:
-        if ratings and player["position"] in ratings:
-            player["rating"] = ratings[player["position"]]
     if game.state is None:
         return payload
     engine = get_engine(game.engine)
@@ -73,6 +71,15 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
     return payload
+
+
+def players_info(seats: list, vacations: dict, ratings: dict | None) -> list[dict]:
+    """The public facts of every seat (`seat_info`), with the seated players' ratings in the waiting room."""
+    players = [seat_info(s, vacations.get(s.user_id)) for s in seats]
+    for player in players:
+        if ratings and player["position"] in ratings:
+            player["rating"] = ratings[player["position"]]
+    return players
 
 
 def seat_ratings(game: Game, seats: list) -> dict[int, dict] | None:
@@ -189,12 +196,12 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)
     result = game_result(game, seats).as_json()
-    ratings = seat_ratings(game, seats)
+    players = players_info(seats, vacations, seat_ratings(game, seats))
     messages = []
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations, series, result, ratings)
+            payload = game_payload(game, position, seats, vacations, series, result, players=players)
         payload["events"] = events or []
         messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
     try:

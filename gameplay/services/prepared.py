@@ -70,6 +70,7 @@ class _Compiled:
         self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
         self.related_populators = get_related_populators(klass_info, select, self.db)
         self.annotations = self.compiler.annotation_col_map or {}
+        self.converters = self.compiler.get_converters([column[0] for column in select[:self.compiler.col_count]])
 
     def run(self, values: dict) -> list:
         params = list(self.params)
@@ -81,7 +82,9 @@ class _Compiled:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
         objects = []
-        for row in self.compiler.results_iter([rows]):
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        for row in rows:
             obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
             for populator in self.related_populators:
                 populator.populate(row, obj)
