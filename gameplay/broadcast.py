@@ -4,12 +4,21 @@ Every seat has its own channel group and receives only its own view; the
 spectators share one public group. Messages may be lost (Redis is not the
 truth): every message carries the game's version, and a client that sees a
 gap asks for the full state again.
+
+Called from a consumer's database work (daphne), `send_game` hands the
+fan-out to the server's event loop and returns: the one thread that runs a
+process' database calls does not wait for Redis, and the loop sends the
+fan-outs one after another in the order of their commits. Elsewhere (a
+Celery task, a view outside daphne, a test) it sends before returning.
 """
 
 import asyncio
+import collections
 import logging
+import os
+import weakref
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.conf import settings
@@ -204,10 +213,55 @@ def send_game(game: Game | int, events: list | None = None) -> None:
             payload = game_payload(game, position, seats, vacations, series, result, players=players)
         payload["events"] = events or []
         messages.append((seat_group(game.pk, position), seat_event(payload, position, occupants.get(position))))
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_send_in_order, layer, messages, game.pk)
+        return
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # Redis may be down: the database has the move, clients resync.
         log.exception("broadcast of game %s failed", game.pk)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server this thread works for, if it is a
+    `database_sync_to_async` call of a consumer (asgiref records the loop
+    it was called from, as `async_to_sync` reads it), and that loop runs."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+# {event loop: the fan-outs its sender has still to send}; a sender ends when it has sent them all.
+_pending: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, collections.deque]" = weakref.WeakKeyDictionary()
+_senders: set[asyncio.Task] = set()
+
+
+def _send_in_order(layer, messages: list[tuple[str, dict]], game_id: int) -> None:
+    """On the server's event loop: hand a fan-out to the loop's sender, which
+    sends them one after another in the order of their commits. The thread
+    that committed (the one thread of the process that runs the consumers'
+    database work) does not wait for Redis: it serves the next socket's call
+    meanwhile."""
+    loop = asyncio.get_running_loop()
+    pending = _pending.get(loop)
+    if pending is None:
+        pending = _pending[loop] = collections.deque()
+        sender = loop.create_task(_sender(loop, pending))
+        _senders.add(sender)  # the loop keeps only a weak reference to its tasks
+        sender.add_done_callback(_senders.discard)
+    pending.append((layer, messages, game_id))
+
+
+async def _sender(loop: asyncio.AbstractEventLoop, pending: collections.deque) -> None:
+    while pending:
+        layer, messages, game_id = pending.popleft()
+        try:
+            await _send_all(layer, messages)
+        except Exception:  # Redis may be down: the database has the move, clients resync.
+            log.exception("broadcast of game %s failed", game_id)
+    del _pending[loop]
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
