@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, Model, OuterRef, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -116,21 +116,30 @@ def seat_of(game: Game, user) -> Seat | None:
 
 
 def save_seats(seats: list[Seat], fields: list[str]) -> None:
-    """Write these fields of these seats in one database call: one UPDATE
-    statement executed for each seat (`executemany`: one round trip with
-    psycopg 3's pipeline). Django's `bulk_update` would do it in one
-    statement too, but builds a CASE expression per field and seat, which
-    costs more than the move's whole transaction."""
-    if not seats:
+    """Write these fields of these seats in one database call (`save_rows`)."""
+    save_rows(seats, fields)
+
+
+def save_rows(objects: list[Model], fields: list[str]) -> None:
+    """Write these fields of these objects (of one model) in one database
+    call: one UPDATE statement executed for each object (`executemany`: one
+    round trip with psycopg 3's pipeline). The fields' own conversions
+    (`get_db_prep_save`) apply; no signals are sent (the project has no
+    receivers of model saves). A move's game row and seats are written this
+    way: `Model.save(update_fields=...)` costs about 0.4 ms of Python per
+    call, and Django's `bulk_update` builds a CASE expression per field and
+    object, which costs more than the move's whole transaction."""
+    if not objects:
         return
-    if len(seats) == 1:
-        seats[0].save(update_fields=fields)
-        return
-    model_fields = [Seat._meta.get_field(name) for name in fields]
+    model = type(objects[0])
+    model_fields = [model._meta.get_field(name) for name in fields]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
-    sql = f"UPDATE {quote(Seat._meta.db_table)} SET {assignments} WHERE {quote(Seat._meta.pk.column)} = %s"
-    rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in model_fields] + [seat.pk]
-            for seat in seats]
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+    rows = [[f.get_db_prep_save(getattr(obj, f.attname), connection) for f in model_fields] + [obj.pk]
+            for obj in objects]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        if len(rows) == 1:
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, rows)
