@@ -143,3 +143,24 @@ def save_rows(objects: list[Model], fields: list[str]) -> None:
             cursor.execute(sql, rows[0])
         else:
             cursor.executemany(sql, rows)
+
+
+def insert_rows(objects: list[Model]) -> None:
+    """Insert these new objects (of one model) in one database call, as
+    `bulk_create` would (the fields' `pre_save`, e.g. `auto_now_add`, and
+    their conversions apply; a unique constraint raises IntegrityError),
+    without its query building, about 0.3 ms of Python per move. The
+    objects' primary keys are not read back."""
+    if not objects:
+        return
+    model = type(objects[0])
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))})")
+    rows = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objects]
+    with connection.cursor() as cursor:
+        if len(rows) == 1:
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, rows)
