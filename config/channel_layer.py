@@ -29,7 +29,8 @@ a restart that lost its group memberships, deaf to its table.
 
 One more thing the layer does: `group_send_many`, several group sends (a
 move's fan-out: one view per seat, each to its seat's group) in two round
-trips to Redis instead of four per group; see its docstring.
+trips to Redis instead of four per group, and one message per receiving
+process instead of one per group: see its docstring.
 
 Settings (config/settings.py): "BACKEND": "config.channel_layer.RedisChannelLayer";
 the CONFIG is channels_redis' own. A host given as a dict may set
@@ -74,7 +75,16 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         and its Redis commands cost the event loop more than the rest of a
         move's fan-out. Same storage, expiry and capacity rules as
         `group_send` (channels_redis 4.x, whose key and message helpers this
-        uses); with several Redis hosts (sharding), it falls back to it."""
+        uses); with several Redis hosts (sharding), it falls back to it.
+
+        What goes to one process (its channels share one Redis key) goes as
+        one message: a process receives one message per key and round trip
+        (four commands), so five messages for a move's five groups cost it
+        five receive cycles in a row before the last seat had its view.
+        Where the groups' messages for one process differ, they travel as a
+        bundle (`bundle`), which `receive_single` opens before anything
+        else sees it: each channel is handed exactly the message of the
+        group it is a member of, as if each group had been sent alone."""
         if self.ring_size != 1:
             await asyncio.gather(*(self.group_send(group, message) for group, message in messages))
             return
@@ -88,19 +98,67 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             pipe.zrange(key, 0, -1)
         members = (await pipe.execute())[1::2]
         keys, payloads, capacities = [], [], []
-        for (group, message), names in zip(messages, members):
-            _, key_to_message, key_to_capacity = self._map_channel_keys_to_connection(
-                [name.decode("utf8") for name in names], message)
-            for key, payload in key_to_message.items():
-                keys.append(key)
-                payloads.append(payload)
-                capacities.append(key_to_capacity[key])
+        for key, message, channel in self._messages_by_key(messages, members):
+            keys.append(key)
+            payloads.append(self.serialize(message))
+            capacities.append(self.get_capacity(channel))
         if not keys:
             return
         over = await connection.eval(GROUP_SEND_MANY_LUA, len(keys), *keys, *payloads, *capacities,
                                      time.time(), self.expiry)
         if over:
             log.info("%s channel(s) over capacity in a fan-out to %s group(s)", over, len(messages))
+
+    def _messages_by_key(self, messages: list[tuple[str, dict]], members: list[list[bytes]]):
+        """(Redis key, message, a channel of that key, for its capacity) to
+        queue for these groups' messages and members: one per process key (a
+        bundle where its channels' messages differ), one per group member for
+        a channel that is not a process' (its own key, which `receive` reads
+        without a buffer, so it gets no bundle)."""
+        by_process: dict[str, list[tuple[str, dict]]] = {}
+        for (_, message), names in zip(messages, members):
+            for name in names:
+                channel = name.decode("utf8")
+                if "!" in channel:
+                    by_process.setdefault(self.prefix + self.non_local_name(channel), []).append((channel, message))
+                else:
+                    yield self.prefix + channel, {**message, "__asgi_channel__": [channel]}, channel
+        for key, deliveries in by_process.items():
+            yield key, bundle(deliveries), deliveries[0][0]
+
+    async def receive_single(self, channel):
+        """channels_redis' `receive_single`, which opens a bundle: each of its
+        messages goes to the receive buffer of the channels it is for, and
+        the caller (`receive`) is handed nothing more to deliver."""
+        channels, message = await super().receive_single(channel)
+        if message.get("type") != BUNDLE_TYPE:
+            return channels, message
+        for index, names in enumerate(message["to"]):
+            for name in names:
+                self.receive_buffer[name].put_nowait(message["messages"][index])
+        return [], message
+
+
+# The type of a bundle; never handed to a consumer (no handler name may start with "_").
+BUNDLE_TYPE = "_channel_layer.bundle"
+
+
+def bundle(deliveries: list[tuple[str, dict]]) -> dict:
+    """What one process' Redis key receives for [(channel, message of its
+    group)] as one message. One message for all its channels goes as
+    `group_send` sends it (the channels in `__asgi_channel__`); different
+    messages go as a bundle, each message once with the channels it is for."""
+    messages, channels = [], []
+    for channel, message in deliveries:
+        index = next((i for i, known in enumerate(messages) if known is message), None)
+        if index is None:
+            messages.append(message)
+            channels.append([channel])
+        else:
+            channels[index].append(channel)
+    if len(messages) == 1:
+        return {**messages[0], "__asgi_channel__": channels[0]}
+    return {"type": BUNDLE_TYPE, "messages": messages, "to": channels}
 
 
 # group_send's script, with its per-channel trim of expired messages folded in.

@@ -4,12 +4,21 @@ Every seat has its own channel group and receives only its own view; the
 spectators share one public group. Messages may be lost (Redis is not the
 truth): every message carries the game's version, and a client that sees a
 gap asks for the full state again.
+
+Called from a consumer's database work (daphne), `send_game` hands the
+fan-out to the server's event loop and returns: the one thread that runs a
+process' database calls does not wait for Redis, and the loop sends the
+fan-outs one after another in the order of their commits. Elsewhere (a
+Celery task, a view outside daphne, a test) it sends before returning.
 """
 
 import asyncio
+import collections
 import logging
+import os
+import weakref
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.conf import settings
@@ -29,12 +38,13 @@ def seat_group(game_id: int, position: int | None) -> str:
 
 def game_payload(game: Game, position: int | None, seats: list | None = None, vacations: dict | None = None,
                  series: dict | None | bool = False, result: dict | None = None,
-                 ratings: dict | None | bool = False) -> dict:
+                 ratings: dict | None | bool = False, players: list | None = None) -> dict:
     """The full state message for one seat (None: a spectator). Built only
     from `engine.view`, which never holds another seat's cards or the seed.
     `seats`, `vacations` (`vacations_until`), `series` (`series_info`) and
-    `result` (`game_result(...).as_json()`) and `ratings` (`seat_ratings`)
-    may be given when the caller has them (one fan-out builds them once)."""
+    `result` (`game_result(...).as_json()`), `ratings` (`seat_ratings`) and
+    `players` (`players_info`, the same for every seat) may be given when
+    the caller has them (one fan-out builds them once)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if result is None:
         result = game_result(game, seats).as_json()
@@ -54,15 +64,12 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         "result": result,
         "series": series_info(game) if series is False else series,
         "server_time": timezone.now().isoformat(),
-        "players": [seat_info(s, vacations.get(s.user_id)) for s in seats],
+        "players": players if players is not None else players_info(
+            seats, vacations, seat_ratings(game, seats) if ratings is False else ratings),
         "view": None,
         "legal": [],
         "blocked": {},
     }
-    ratings = seat_ratings(game, seats) if ratings is False else ratings
-    for player in payload["players"]:
-        if ratings and player["position"] in ratings:
-            player["rating"] = ratings[player["position"]]
     if game.state is None:
         return payload
     engine = get_engine(game.engine)
@@ -73,6 +80,15 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
     return payload
+
+
+def players_info(seats: list, vacations: dict, ratings: dict | None) -> list[dict]:
+    """The public facts of every seat (`seat_info`), with the seated players' ratings in the waiting room."""
+    players = [seat_info(s, vacations.get(s.user_id)) for s in seats]
+    for player in players:
+        if ratings and player["position"] in ratings:
+            player["rating"] = ratings[player["position"]]
+    return players
 
 
 def seat_ratings(game: Game, seats: list) -> dict[int, dict] | None:
@@ -195,19 +211,64 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
     series = series_info(game)
     result = game_result(game, seats).as_json()
-    ratings = seat_ratings(game, seats)
+    players = players_info(seats, vacations, seat_ratings(game, seats))
     messages = []
     for position in [None] + [s.position for s in seats]:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations, series, result, ratings)
+            payload = game_payload(game, position, seats, vacations, series, result, players=players)
         payload["events"] = events or []
         messages.append((seat_group(game.pk, position),
                          seat_event(payload, position, occupants.get(position), [u for u in occupants.values() if u])))
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_send_in_order, layer, messages, game.pk)
+        return
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # Redis may be down: the database has the move, clients resync.
         log.exception("broadcast of game %s failed", game.pk)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server this thread works for, if it is a
+    `database_sync_to_async` call of a consumer (asgiref records the loop
+    it was called from, as `async_to_sync` reads it), and that loop runs."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+# {event loop: the fan-outs its sender has still to send}; a sender ends when it has sent them all.
+_pending: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, collections.deque]" = weakref.WeakKeyDictionary()
+_senders: set[asyncio.Task] = set()
+
+
+def _send_in_order(layer, messages: list[tuple[str, dict]], game_id: int) -> None:
+    """On the server's event loop: hand a fan-out to the loop's sender, which
+    sends them one after another in the order of their commits. The thread
+    that committed (the one thread of the process that runs the consumers'
+    database work) does not wait for Redis: it serves the next socket's call
+    meanwhile."""
+    loop = asyncio.get_running_loop()
+    pending = _pending.get(loop)
+    if pending is None:
+        pending = _pending[loop] = collections.deque()
+        sender = loop.create_task(_sender(loop, pending))
+        _senders.add(sender)  # the loop keeps only a weak reference to its tasks
+        sender.add_done_callback(_senders.discard)
+    pending.append((layer, messages, game_id))
+
+
+async def _sender(loop: asyncio.AbstractEventLoop, pending: collections.deque) -> None:
+    while pending:
+        layer, messages, game_id = pending.popleft()
+        try:
+            await _send_all(layer, messages)
+        except Exception:  # Redis may be down: the database has the move, clients resync.
+            log.exception("broadcast of game %s failed", game_id)
+    del _pending[loop]
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:

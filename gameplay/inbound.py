@@ -45,6 +45,7 @@ import re
 import uuid
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
@@ -330,6 +331,20 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
 
     async def open(self) -> None:
         raise NotImplementedError
+
+    async def dispatch(self, message):
+        """channels' `AsyncConsumer.dispatch` without its `aclose_old_connections()`
+        before every message: a hop to the thread that runs every
+        `database_sync_to_async` call of the process, to close database
+        connections that are too old. These consumers touch the database
+        only through `database_sync_to_async`, which does that itself before
+        and after each call; the hop only made every frame and every state
+        delivered to a socket wait in line behind the database work of the
+        whole process (under load, other tables' moves)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def accept(self, subprotocol=None, headers=None):
         await super().accept(subprotocol, headers)

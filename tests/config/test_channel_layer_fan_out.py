@@ -89,3 +89,66 @@ def test_with_several_redis_hosts_it_falls_back_to_group_send(redis_url, hosts):
         await layer.flush()
 
     run(scenario())
+
+
+def test_one_process_gets_one_message_and_each_channel_only_its_groups(redis_url):
+    """A process' channels share one Redis key: the fan-out queues one message
+    there (a bundle), and opening it hands each channel the message of its
+    own group only; a channel of that process in no group gets nothing."""
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-bundle")
+        seat0, seat1, spectator, stranger = [await layer.new_channel() for _ in range(4)]
+        other_process = RedisChannelLayer(hosts=[redis_url], prefix="fanout-bundle")
+        seat2 = await other_process.new_channel()
+        for group, channel in [("game-1-seat-0", seat0), ("game-1-seat-1", seat1),
+                               ("game-1-public", spectator), ("game-1-seat-2", seat2)]:
+            await layer.group_add(group, channel)
+        await layer.group_send_many([
+            ("game-1-public", {"type": "game.update", "payload": {"seat": None}}),
+            ("game-1-seat-0", {"type": "game.update", "payload": {"seat": 0, "hand": ["AS"]}}),
+            ("game-1-seat-1", {"type": "game.update", "payload": {"seat": 1, "hand": ["KD"]}}),
+            ("game-1-seat-2", {"type": "game.update", "payload": {"seat": 2, "hand": ["QC"]}}),
+        ])
+        connection = layer.connection(0)
+        assert await connection.zcard(layer.prefix + layer.non_local_name(seat0)) == 1
+        assert await connection.zcard(layer.prefix + other_process.non_local_name(seat2)) == 1
+        assert (await receive(layer, seat1))["payload"] == {"seat": 1, "hand": ["KD"]}
+        assert (await receive(layer, seat0))["payload"] == {"seat": 0, "hand": ["AS"]}
+        assert (await receive(layer, spectator))["payload"] == {"seat": None}
+        assert (await receive(other_process, seat2))["payload"] == {"seat": 2, "hand": ["QC"]}
+        for channel in (seat0, seat1, spectator, stranger):
+            assert await nothing_for(layer, channel)
+        assert await nothing_for(other_process, seat2)
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_channel_in_two_groups_gets_both_messages(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-two")
+        both, one = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("a", both)
+        await layer.group_add("b", both)
+        await layer.group_add("b", one)
+        await layer.group_send_many([("a", {"type": "m", "n": 1}), ("b", {"type": "m", "n": 2})])
+        assert sorted([(await receive(layer, both))["n"], (await receive(layer, both))["n"]]) == [1, 2]
+        assert (await receive(layer, one))["n"] == 2
+        assert await nothing_for(layer, both) and await nothing_for(layer, one)
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_channel_outside_any_process_gets_each_message_plainly(redis_url):
+    """A general channel (no "!") has a key of its own and is read without a
+    receive buffer: it gets each group's message as it is, never a bundle."""
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-general")
+        await layer.group_add("a", "worker-queue")
+        await layer.group_add("b", "worker-queue")
+        await layer.group_send_many([("a", {"type": "m", "n": 1}), ("b", {"type": "m", "n": 2})])
+        assert sorted([(await receive(layer, "worker-queue"))["n"] for _ in range(2)]) == [1, 2]
+        await layer.flush()
+
+    run(scenario())

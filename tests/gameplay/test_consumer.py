@@ -64,6 +64,17 @@ def test_a_player_gets_his_own_view_on_connect_and_nobody_elses_cards(joker_game
 
 
 def test_a_move_is_acknowledged_and_every_seat_receives_its_own_new_view(joker_game, players):
+    a_move_reaches_every_seat_with_its_own_view(joker_game, players)
+
+
+def test_through_redis_every_seat_receives_its_own_view_from_the_process_bundle(joker_game, players,
+                                                                                redis_channel_layer):
+    """All four sockets in one process: the fan-out reaches it as one bundle,
+    opened by the layer; each socket still sends only its own seat's view."""
+    a_move_reaches_every_seat_with_its_own_view(joker_game, players)
+
+
+def a_move_reaches_every_seat_with_its_own_view(joker_game, players):
     position, user = acting_player(joker_game, players)
     action = a_legal_action(joker_game, position)
 

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gameplay import services, tasks
+from gameplay.services import after_commit
 from gameplay.engine import get_engine
 from tests.engine.durak_helpers import scripted
 
@@ -48,6 +49,7 @@ def count_move(game, user, action, capture_on_commit, queued) -> tuple[int, int,
     with CaptureQueriesContext(connection) as after:
         for callback in callbacks:
             callback()
+    after_commit.wait_until_queued(timeout=10)  # the task is queued by a thread of its own
     assert len(queued) == 1, "one task after the move"
     with CaptureQueriesContext(connection) as task:
         tasks.after_change(**queued[0])

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from gameplay import services
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from gameplay.services import after_commit
 from gameplay.services.base import GameError
 from tests.gameplay.test_move_queries import queued  # noqa: F401
 
@@ -82,6 +83,7 @@ def test_a_seated_game_takes_a_fixed_handful_of_queries_and_sends_no_views(
         for callback in callbacks:
             callback()
     assert len(after) == 0 and fan_out == []  # no page can show a game made in this transaction
+    after_commit.wait_until_queued(timeout=10)  # the task is queued by a thread of its own
     assert len(queued) == 1  # its follow-up work, as for any start: the clock, "your move"
     follow_up = queued[0]
     acting = get_engine("joker").actors(game.state)
@@ -96,6 +98,7 @@ def test_the_same_follow_up_as_a_table_its_players_joined(people, queued, fan_ou
     with django_capture_on_commit_callbacks(execute=True):
         joined = joined_game(people[4:8], "joker", {}, time_preset="correspondence")
     assert fan_out == [joined.pk] * 3  # the joined table sent its views at each join; the seated one none
+    after_commit.wait_until_queued(timeout=10)
     by_game = {task["game_id"]: task for task in queued}
     assert set(by_game) == {seated.pk, joined.pk}
     seated_task, joined_task = by_game[seated.pk], by_game[joined.pk]
