@@ -15,11 +15,12 @@ from django.urls import reverse
 
 from gameplay import services
 from gameplay.broadcast import game_payload
-from gameplay.schedules.domino_poker import schedule_lines
 from gameplay.engine import get_engine
 from gameplay.engine.domino_poker_rules import deal_schedule
 from gameplay.models import Game, seed_hash
 from gameplay.movelog import move_log
+from gameplay.schedules.domino_poker import schedule_lines
+from gameplay.services import after_commit
 
 from .conftest import client_for
 from .test_move_queries import REQUEST_QUERIES, count_move, queued  # noqa: F401 (queued: a fixture)
@@ -345,6 +346,7 @@ def test_a_bad_count_left_in_the_hidden_domino_options_does_not_block_another_ga
 def test_a_secret_choice_costs_a_move_its_usual_queries_and_stops_only_its_makers_clock(
         players, django_capture_on_commit_callbacks, queued):
     game = play_until(two_player_game(players), players, in_reveal)
+    after_commit.wait_until_queued(timeout=10)  # the earlier moves' tasks, queued by a thread of its own
     queued.clear()
     counts = count_move(game, players[1], {"type": "reveal", "show": True}, django_capture_on_commit_callbacks, queued)
     assert counts[:2] == (REQUEST_QUERIES, 0)
