@@ -75,13 +75,7 @@ def locked_game(game_id: int, *, seats: bool = False) -> Game:
 def _load_seats(game: Game) -> None:
     """What `prefetch_related("seats")` stores, without its general machinery
     (a third of a move's time to read four seats)."""
-    rows = _SEATS_WITH_USERS(game_id=game.pk, vacations_since=timezone.now() - VACATION_LOOKBACK)
-    for seat in rows:
-        Seat.game.field.set_cached_value(seat, game)
-    cached = game.seats.all()
-    cached._result_cache = rows
-    cached._prefetch_done = True
-    game._prefetched_objects_cache = {"seats": cached}
+    cache_seats(game, _SEATS_WITH_USERS(game_id=game.pk, vacations_since=timezone.now() - VACATION_LOOKBACK))
 
 
 def _seats_with_users(game_id, vacations_since):
