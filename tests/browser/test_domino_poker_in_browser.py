@@ -18,6 +18,10 @@ pytestmark = pytest.mark.browser
 
 SCREENSHOT = "/tmp/domino-poker-browser.png"
 PLAY_SECONDS = 150
+# A person cannot click faster than the site's flood guard allows (gameplay/inbound.py:
+# 40 frames in 5 s, 300 a minute, pings and syncs included); against computer players that
+# answer at once this script could, so it leaves at least this long between its moves.
+MOVE_INTERVAL_SECONDS = 0.25
 STEP_TIMEOUT_MS = 20_000
 DEALS = 14  # stage 1's twelve deals without sevens, one blind deal, stage 5
 
@@ -101,6 +105,7 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
     seen = {"blind": False, "row": False, "pick": False, "confirm": False}
     checked_sheet_after_deal_1 = False
     deadline = time.monotonic() + PLAY_SECONDS
+    last_move = 0.0
     while True:
         assert time.monotonic() < deadline, f"still in deal {deal_number(page)} after {PLAY_SECONDS}s"
         step = page.wait_for_function(NEXT_STEP_JS, timeout=STEP_TIMEOUT_MS).json_value()
@@ -114,6 +119,8 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
             assert len(totals) == 2 and all(re.fullmatch(r"-?\d+", t) for t in totals), totals
             checked_sheet_after_deal_1 = True
         before = table_version(page)
+        time.sleep(max(0.0, last_move + MOVE_INTERVAL_SECONDS - time.monotonic()))
+        last_move = time.monotonic()
         if step == "bid":
             if table.locator(".stage-note[data-kind=blind]").count():
                 # Blind: the tiles are face down while the bids are made.
