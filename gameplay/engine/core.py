@@ -140,6 +140,14 @@ def clone(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
+def made_in_phase(made_at: int | None, phase_since: int) -> bool:
+    """Whether a secret move made on version ``made_at`` (None: unknown, taken
+    as now) was made during the simultaneous phase that began at ``phase_since``."""
+    if made_at is None:
+        return True
+    return not isinstance(made_at, bool) and isinstance(made_at, int) and made_at >= phase_since
+
+
 def forfeited(state: State, seat: int, players: int) -> State:
     """A new state of a game that ends now with ``seat`` placed last (a
     time-out forfeit or a resignation), for games whose phases end in "over"

@@ -102,7 +102,7 @@ Score sheet (``sheet``): see ``domino_poker_sheet.py``.
 
 from __future__ import annotations
 
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, forfeited, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, forfeited, made_in_phase, parse_envelope, require_int, shuffled
 from .domino_poker_rules import (
     DIRECTIONS,
     FINAL,
@@ -287,10 +287,7 @@ class DominoPokerEngine(Engine):
             return False
         if state["choices"][seat] is not None:
             return False
-        if made_at is not None and (isinstance(made_at, bool) or not isinstance(made_at, int)
-                                    or made_at < state["phase_since"]):
-            return False
-        return True
+        return made_in_phase(made_at, state["phase_since"])
 
     # -- legal actions -------------------------------------------------------------
 

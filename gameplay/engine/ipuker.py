@@ -107,7 +107,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, deal_rng, parse_envelope, require_int
+from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, deal_rng, made_in_phase, parse_envelope, require_int
 
 PLAYERS = 4
 ROUNDS = 4
@@ -321,10 +321,7 @@ class IpukerEngine(Engine):
             return False
         if action.get("type") != SIMULTANEOUS[state["phase"]]:
             return False
-        if made_at is not None and (isinstance(made_at, bool) or not isinstance(made_at, int)
-                                    or made_at < state["phase_since"]):
-            return False
-        return True
+        return made_in_phase(made_at, state["phase_since"])
 
     # -- legal actions, one function per phase ------------------------------------
 
