@@ -6,6 +6,7 @@ from axes.models import AccessAttempt
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.bots import BotRefused, make_bot
 from accounts.models import User, Vacation
 
 PREFERENCES = ("display_name", "language", "time_zone", "email_notifications", "turn_emails",
@@ -16,9 +17,27 @@ PREFERENCES = ("display_name", "language", "time_zone", "email_notifications", "
 class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + ((_("Player preferences"), {"fields": PREFERENCES}),)
     add_fieldsets = BaseUserAdmin.add_fieldsets + ((_("Player"), {"fields": ("display_name", "email")}),)
-    list_display = ("username", "display_name", "email", "language", "is_staff", "is_active", "last_login")
-    list_filter = ("is_staff", "is_superuser", "is_active", "language", "email_notifications", "turn_emails")
+    list_display = ("username", "display_name", "email", "language", "is_bot", "is_staff", "is_active", "last_login")
+    list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "language", "email_notifications", "turn_emails")
     search_fields = ("username", "email", "display_name")
+    readonly_fields = ("is_bot", "bot_since")
+    actions = ["mark_bot"]
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        return fieldsets if obj is None else fieldsets + ((_("Bot account"), {"fields": ("is_bot", "bot_since")}),)
+
+    @admin.action(description=_("Mark as bot accounts (irreversible)"), permissions=["change"])
+    def mark_bot(self, request, queryset):
+        marked = 0
+        for user in queryset:
+            try:
+                make_bot(user, by=request.user)
+                marked += 1
+            except BotRefused:
+                pass
+        self.message_user(request, ngettext("%(n)s account marked as a bot.", "%(n)s accounts marked as bots.",
+                                            marked) % {"n": marked})
 
 
 @admin.register(Vacation)

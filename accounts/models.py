@@ -34,10 +34,18 @@ class User(AbstractUser):
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False,
                                            help_text=_("Empty while suspended: for good."))
     chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True, editable=False)
+    # A bot account (issue 29): played by a program through the API. Set by the player himself
+    # (irreversibly) or by a moderator (accounts/bots.py); labelled wherever its name is shown.
+    is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
+    bot_since = models.DateTimeField(_("bot since"), null=True, blank=True, editable=False)
+
+    BOT_LABEL = "BOT"  # the same in every language, as chess sites write it
 
     @property
     def name(self) -> str:
-        return self.display_name or self.username
+        """The name shown everywhere: a bot account's carries the label."""
+        shown = self.display_name or self.username
+        return f"{self.BOT_LABEL} {shown}" if self.is_bot else shown
 
     def get_session_auth_hash(self) -> str:
         """Django's hash, which ends every session of the account when its

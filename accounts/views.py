@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import limits
 from accounts import player_games
+from accounts.models import User
 from accounts.forms import FinishedGamesFilter, LoginForm, ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
@@ -25,7 +26,7 @@ from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from ratings.charts import rating_chart
-from ratings.services import player_ratings
+from ratings.services import player_ratings, split_pool
 from gameplay.results import game_results
 
 logger = logging.getLogger(__name__)
@@ -197,8 +198,13 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 
 def ratings_rows(user) -> list[dict]:
     """The player page's ratings: each game kind's rating and its chart."""
-    return [{"engine": r.engine, "name": engine_name(get_engine(r.engine)), "rating": r.rating,
-             "chart": rating_chart(r.history)} for r in player_ratings(user)]
+    rows = []
+    for r in player_ratings(user):
+        engine, pool = split_pool(r.engine)  # a bot account's games may be rated in the bots' pool
+        name = engine_name(get_engine(engine))
+        rows.append({"engine": engine, "name": f"{name} ({User.BOT_LABEL})" if pool else name, "rating": r.rating,
+                     "chart": rating_chart(r.history)})
+    return rows
 
 
 @require_POST

@@ -1,6 +1,6 @@
 """HTTP goes to Django; WebSocket goes to the game, badge and league
 standings consumers, behind session auth and an Origin check against
-ALLOWED_HOSTS."""
+ALLOWED_HOSTS, or, for API clients, behind their bearer token (api/ws.py)."""
 
 import os
 
@@ -13,14 +13,18 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from api.ws import TokenOrSession  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
 from leagues.routing import websocket_urlpatterns as league_websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
+        "websocket": TokenOrSession(
+            URLRouter(websocket_urlpatterns + league_websocket_urlpatterns),
+            AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
+            ),
         ),
     }
 )

@@ -59,6 +59,9 @@ INSTALLED_APPS = [
     "leagues",
     "moderation",
     "conduct",
+    # django-ninja's templates and static files: /api/docs/ serves Swagger UI from the site, not a CDN.
+    "ninja",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -189,6 +192,14 @@ PASSWORD_RESETS_PER_ADDRESS = env.str("PASSWORD_RESETS_PER_ADDRESS", default="3/
 PASSWORD_RESETS_PER_IP = env.str("PASSWORD_RESETS_PER_IP", default="10/h", validate=_RATE)
 # Reports (of a game, a player, a chat message) one account may send.
 REPORTS_PER_USER = env.str("REPORTS_PER_USER", default="10/h", validate=_RATE)
+# Requests one API token may make (api/auth.py), and tokens one account may create.
+API_REQUESTS_PER_TOKEN = env.str("API_REQUESTS_PER_TOKEN", default="300/m", validate=_RATE)
+API_TOKENS_PER_USER = env.str("API_TOKENS_PER_USER", default="20/d", validate=_RATE)
+# The API's event streams (api/streams.py): how often a stream looks at the
+# database when no message woke it, and how long one response lasts before it
+# ends (the client reconnects with the last version it saw).
+API_STREAM_POLL_SECONDS = env.float("API_STREAM_POLL_SECONDS", default=5.0)
+API_STREAM_MAX_SECONDS = env.int("API_STREAM_MAX_SECONDS", default=3600)
 # The counters must be shared by every web process: with REDIS_URL they live
 # in Redis, without it (one process: `make run`, tests) in local memory.
 # django_ratelimit is not in INSTALLED_APPS: the app holds nothing but a system

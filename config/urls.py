@@ -18,6 +18,7 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("moderation/", include("moderation.urls")),
     path("reports/", include("conduct.urls")),
+    path("api/", include("api.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("gameplay.urls")),
 ]

@@ -230,9 +230,13 @@ class NewGameForm(GameOptionsForm):
         help_text=_("The result changes the players' ratings. A game with a computer player is never rated."),
     )
     fill_with_bots = forms.BooleanField(label=_("Fill the empty seats with computer players"), required=False)
+    allow_bots = forms.BooleanField(
+        label=_("Bot accounts may join"), required=False, initial=False,
+        help_text=_("Programs playing through the API, labelled BOT. Their games are rated in the bots' own pool."),
+    )
 
     COMMON = ["engine", "players", "time_preset", "move_seconds", "reserve_seconds", "on_timeout", "night_pause",
-              "series_length", "is_private", "rated", "fill_with_bots"]
+              "series_length", "is_private", "rated", "fill_with_bots", "allow_bots"]
     TIMERS = {"durak": ["attacker_seconds", "defender_seconds", "throwers_seconds"]}  # the table's clocks
     PER_GAME = {**GameOptionsForm.OPTIONS, "durak": [*GameOptionsForm.OPTIONS["durak"], *TIMERS["durak"]]}
     field_order = COMMON

@@ -43,6 +43,10 @@ class Game(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     is_private = models.BooleanField(_("private (invite only)"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
+    # Bot accounts (accounts.User.is_bot) may take a seat only where the creator allows them; their
+    # games are rated in the bots' own pool (ratings.services.rating_pool) unless the table says otherwise.
+    allow_bots = models.BooleanField(_("bot accounts may join"), default=False)
+    bots_rated_apart = models.BooleanField(_("games with a bot account rated in the bots' pool"), default=True)
     invite_code = models.CharField(_("invite code"), max_length=32, default=new_invite_code, unique=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games",
                                    verbose_name=_("opened by"))

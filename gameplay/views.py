@@ -164,6 +164,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 night_pause=data["night_pause"],
                 timer_seconds=form.timer_seconds(),
                 series_length=data["series_length"] or 1,
+                allow_bots=data["allow_bots"],
             )
             if data["fill_with_bots"]:
                 services.fill_with_bots(game.pk, request.user)

@@ -20,7 +20,7 @@ def _each(modeladmin, request, queryset, action, done) -> None:
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "engine", "players", "organizer", "is_private", "created_at"]
-    list_filter = ["engine", "is_private"]
+    list_filter = ["engine", "is_private", "allow_bots"]
     list_select_related = ["organizer"]
     search_fields = ["name", "slug"]
     raw_id_fields = ["organizer"]

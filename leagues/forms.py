@@ -36,6 +36,7 @@ class LeagueForm(GameOptionsForm):
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
     is_private = forms.BooleanField(label=_("Invite-only league"), required=False)
+    allow_bots = forms.BooleanField(label=_("Bot accounts may enter"), required=False, initial=False)
     registration_closes_at = forms.DateTimeField(
         label=_("Registration closes"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("Leave empty to close it by hand (or by starting the season)."))
@@ -103,7 +104,7 @@ class LeagueForm(GameOptionsForm):
             "name": data["name"], "description": data["description"], "engine": data["engine"],
             "players": data["players"], "options": options, "time_preset": preset.slug,
             "on_timeout": data["on_timeout"], "is_private": data["is_private"],
-            "registration_closes_at": data["registration_closes_at"],
+            "allow_bots": data["allow_bots"], "registration_closes_at": data["registration_closes_at"],
             "games_per_player": data["games_per_player"], "meetings": data["meetings"] or 1,
             "division_size": data["division_size"], "start": data["start"],
             "points_per_place": data["points_per_place"], "promotion": data["promotion"],

@@ -33,6 +33,8 @@ class League(models.Model):
                                   verbose_name=_("organizer"))
     description = models.TextField(_("description"), blank=True)
     is_private = models.BooleanField(_("invite-only"), default=False)
+    # Bot accounts (accounts.User.is_bot) enter its seasons only if the league allows them.
+    allow_bots = models.BooleanField(_("bot accounts may enter"), default=False)
     invite_code = models.CharField(_("invite code"), max_length=32, blank=True)
     # The tables
     engine = models.CharField(_("game"), max_length=32)

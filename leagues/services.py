@@ -175,6 +175,8 @@ def register(season_id: int, user, partner=None, *, added_by=None) -> Entry:
         if player is not None and is_suspended(player, now):
             raise GameError(_("The account of %(who)s is suspended: it cannot enter a season.") % {"who": player},
                             code="suspended")
+    if not season.league.allow_bots and any(p is not None and p.is_bot for p in (user, partner)):
+        raise GameError(_("This league does not allow bot accounts."), code="bots_not_allowed")
     taken = {user.pk} | ({partner.pk} if partner else set())
     if Entry.objects.filter(season=season).filter(user_id__in=taken).exists() or \
             Entry.objects.filter(season=season, partner_id__in=taken).exists():

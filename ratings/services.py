@@ -22,6 +22,11 @@ Decisions (issue 12):
 - The model works on openskill's default scale times 60 (mu 1500, sigma
   500): players see the conservative estimate mu - 3 sigma, rounded, which
   starts at 0 (see `ratings.models.shown`).
+- Bot accounts (issue 29): a game where a bot account holds a seat is
+  rated in the bots' own pool, a separate key per game kind
+  (`durak:bots`: `rating_pool`), unless its table says otherwise
+  (`Game.bots_rated_apart` off): people's leaderboards and ratings are not
+  moved by programs.
 - `recompute` replays every finished rated game in the order they finished
   and gives the same numbers as the live updates.
 """
@@ -97,14 +102,32 @@ def is_rated(game: Game, seats: list[Seat]) -> bool:
     return bool(rated_players(game, seats))
 
 
+BOT_POOL = "bots"
+
+
+def rating_pool(game: Game, seats: list[Seat]) -> str:
+    """The key a game's ratings are kept under: its game kind, or the bots'
+    pool of it when a bot account sits at a table that rates bots apart."""
+    if game.bots_rated_apart and any(s.user_id and s.user.is_bot for s in seats):
+        return f"{game.engine}:{BOT_POOL}"
+    return game.engine
+
+
+def split_pool(key: str) -> tuple[str, str]:
+    """(game kind, pool: "" for people's, BOT_POOL) of a rating's key."""
+    engine, _sep, pool = key.partition(":")
+    return engine, pool
+
+
 def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChange]:
     """Update the ratings of a game that has just finished (its seats' places
     set), inside the caller's transaction. Nothing for an unrated game."""
     rated = rated_players(game, seats)
     if not rated:
         return []
+    pool = rating_pool(game, seats)
     ratings = {r.user_id: r for r in Rating.objects.select_for_update()
-               .filter(engine=game.engine, user_id__in=[r.user_id for r in rated])}
+               .filter(engine=pool, user_id__in=[r.user_id for r in rated])}
     teams = _teams(rated)
     before = [[_value(ratings.get(player.user_id)) for player in team] for team in teams]
     after = MODEL.rate([[MODEL.rating(mu=v.mu, sigma=v.sigma) for v in team] for team in before],
@@ -112,10 +135,10 @@ def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChang
     changes = []
     for team, old_team, new_team in zip(teams, before, after):
         for player, old, new in zip(team, old_team, new_team):
-            rating = ratings.get(player.user_id) or Rating(user_id=player.user_id, engine=game.engine)
+            rating = ratings.get(player.user_id) or Rating(user_id=player.user_id, engine=pool)
             rating.mu, rating.sigma, rating.games, rating.updated_at = new.mu, new.sigma, old.games + 1, when
             rating.save()
-            changes.append(RatingChange(game=game, user_id=player.user_id, engine=game.engine,
+            changes.append(RatingChange(game=game, user_id=player.user_id, engine=pool,
                                         mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
                                         games=rating.games, at=when))
     RatingChange.objects.bulk_create(changes)
@@ -158,7 +181,7 @@ def recompute() -> int:
     games = (Game.objects.filter(status=Game.Status.FINISHED, rated=True).exclude(finished_at=None)
              .order_by("finished_at", "pk"))
     for game in games.iterator(chunk_size=200):
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         if rate_game(game, seats, game.finished_at):
             rated += 1
     return rated

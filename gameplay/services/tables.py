@@ -63,12 +63,16 @@ def create_game(
     night_pause: bool | None = None,
     timer_seconds: dict | None = None,
     series_length: int = 1,
+    allow_bots: bool = False,
+    bots_rated_apart: bool = True,
 ) -> Game:
-    """Create a table with its creator in seat 0."""
+    """Create a table with its creator in seat 0. A bot account's own table allows bots."""
     game = _new_game(user, engine_slug, options, players=players, time_preset=time_preset,
                      move_seconds=move_seconds, reserve_seconds=reserve_seconds, on_timeout=on_timeout,
                      is_private=is_private, rated=rated, night_pause=night_pause, timer_seconds=timer_seconds,
                      series_length=series_length)
+    game.allow_bots = bool(allow_bots) or user.is_bot
+    game.bots_rated_apart = bool(bots_rated_apart)
     game.save()
     _add_seats(game, [user])
     return game
@@ -157,6 +161,8 @@ def join_game(game_id: int, user, position: int | None = None) -> Game:
         raise GameError(_("This table is no longer taking players."), code="not_open")
     if seat_of(game, user):
         raise GameError(_("You already have a seat at this table."), code="already_seated")
+    if user.is_bot and not game.allow_bots:
+        raise GameError(_("This table's creator does not allow bot accounts."), code="bots_not_allowed")
     free = game.seats.filter(user__isnull=True, is_bot=False)
     if position is not None:
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < game.seats_count:
@@ -250,7 +256,7 @@ def start_next_in_series(game: Game, engine) -> None:
         is_private=game.is_private, rated=game.rated, invite_code=new_invite_code(), time_preset=game.time_preset,
         move_seconds=game.move_seconds, reserve_seconds=game.reserve_seconds, on_timeout=game.on_timeout,
         night_pause=game.night_pause, timer_seconds=game.timer_seconds, series_length=game.series_length,
-        series_first=game.series_first or game, series_number=game.series_number + 1,
+        allow_bots=game.allow_bots, bots_rated_apart=game.bots_rated_apart, series_first=game.series_first or game, series_number=game.series_number + 1,
     )
     Seat.objects.bulk_create(
         Seat(game=following, position=s.position, user=s.user, is_bot=s.is_bot, team=s.team,

@@ -1,0 +1,137 @@
+"""The API's request and response bodies (pydantic, through ninja): they
+make the OpenAPI schema. Game views are the site's own payload
+(`gameplay.broadcast.game_payload`), described here and passed on whole."""
+
+from datetime import datetime
+from typing import Any
+
+from ninja import Schema
+from pydantic import ConfigDict, Field
+
+
+class Error(Schema):
+    code: str = Field(description="stable: bad_request, unauthorized, forbidden_scope, not_seated, not_found, "
+                                  "stale, illegal, rate_limited, busy, … (api/errors.py)")
+    message: str = Field(description="for people, in the token owner's language")
+    version: int | None = Field(None, description="the game's current version, on stale and illegal")
+
+
+class TokenInfo(Schema):
+    name: str
+    scopes: list[str]
+    expires_at: datetime | None
+
+
+class Account(Schema):
+    id: int
+    username: str
+    name: str
+    is_bot: bool
+    language: str
+    token: TokenInfo
+
+
+class Player(Schema):
+    position: int
+    name: str | None
+    is_bot: bool = Field(description="a computer player of the site")
+    bot_account: bool = Field(False, description="a player's account marked as a bot")
+
+
+class GameSummary(Schema):
+    id: int
+    engine: str
+    status: str
+    version: int
+    players: int
+    seat: int | None = Field(description="your seat, None if you have none")
+    my_turn: bool
+    is_private: bool
+    allow_bots: bool
+    url: str
+    invite_code: str | None = Field(None, description="only to the table's creator, while it is open")
+
+
+class GameState(Schema):
+    """The state message of the WebSocket protocol (README), as your seat sees it."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = "state"
+    game: int
+    engine: str
+    version: int
+    status: str
+    seat: int | None
+    view: dict[str, Any] | None = Field(description="engine.view(state, seat): what this seat may know")
+    legal: list[dict[str, Any]] = Field(description="every legal action of your seat, ready to send")
+    players: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+
+class Legal(Schema):
+    version: int
+    seat: int | None
+    legal: list[dict[str, Any]]
+
+
+class MoveIn(Schema):
+    action: dict[str, Any] = Field(description='e.g. {"type": "attack", "cards": ["7H"]} (README "Move format")')
+    version: int = Field(description="the version the move was made on")
+    move_id: str | None = Field(None, min_length=1, max_length=64,
+                                description="your id for the move: sent again, it is applied once")
+
+
+class Ack(Schema):
+    type: str = "ack"
+    move_id: str | None
+    version: int
+    duplicate: bool
+
+
+class ChatIn(Schema):
+    text: str
+
+
+class ChatOut(Schema):
+    id: int
+    author: str
+    text: str
+    hidden: bool
+    at: str
+
+
+class NewTable(Schema):
+    engine: str = Field(description="joker, durak, odessa, domino_poker, ipuker")
+    players: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict, description="the engine's options, e.g. durak's mode")
+    time_preset: str = "correspondence"
+    move_seconds: int | None = None
+    reserve_seconds: int | None = None
+    is_private: bool = False
+    rated: bool = True
+    allow_bots: bool = Field(False, description="bot accounts may join")
+    bots_rated_apart: bool = Field(True, description="a game with a bot account is rated in the bots' pool")
+    computer_opponents: bool = Field(False, description="fill the other seats with the site's computer players")
+
+
+class JoinIn(Schema):
+    position: int | None = None
+    invite_code: str | None = Field(None, description="needed for a private table")
+
+
+class StandingsRow(Schema):
+    rank: int | None
+    name: str
+    played: int
+    left: int
+    points: float
+    tiebreaks: dict[str, Any]
+    withdrawn: bool
+    annulled: bool
+
+
+class Standings(Schema):
+    league: str
+    season: int
+    division: int
+    rows: list[StandingsRow]

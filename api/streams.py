@@ -1,0 +1,155 @@
+"""Live events as a streamed HTTP response of newline-delimited JSON (one
+object a line, as Lichess's board API), for clients that cannot hold a
+WebSocket. Served by daphne (ASGI): each stream is an async generator.
+
+A stream wakes on the channel layer's messages (the same group messages
+the game's WebSocket gets) and, whatever Redis does, looks at the database
+every API_STREAM_POLL_SECONDS: the database is the truth, and a lost message
+costs at most that long. An empty line is sent at each quiet poll (a
+keep-alive, which also finds a client that has gone). A response ends after
+API_STREAM_MAX_SECONDS, when the game is over, or when the seat is no
+longer the token owner's; the client connects again with the last version it
+saw (`?version=`), and nothing is missed: a state is a whole snapshot.
+"""
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import translation
+
+from gameplay.broadcast import game_payload, seat_group
+from gameplay.models import Game, Seat
+from gameplay.views import current_game_ids, my_position, visible_game
+
+NDJSON = "application/x-ndjson"
+NDJSON_RESPONSE = {"responses": {200: {"description": "newline-delimited JSON, one event a line",
+                                       "content": {NDJSON: {"schema": {"type": "object"}}}}}}
+GAME_STREAM_DOC = (
+    "One JSON object a line: `state` messages (the game page's, as your seat sees it; the first one at once "
+    "unless `version` is the current version), `chat` messages; empty lines keep the connection alive. "
+    "`?version=N`: resume, sending the state only once the game is past version N. Ends when the game is "
+    "over (after its last state), when your seat is no longer yours, or after API_STREAM_MAX_SECONDS.")
+ACCOUNT_STREAM_DOC = (
+    "One JSON object a line: `{\"type\": \"game\", \"game\": id, \"status\", \"version\", \"my_turn\"}` for each "
+    "of your current games at the start and whenever one changes (started, moved, your turn, finished); "
+    "empty lines keep the connection alive. `?version=` is not used: the first lines are the snapshot, "
+    "compare each game's version with the one you have.")
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def _line(obj: dict) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+async def game_stream(request: HttpRequest, game_id: int, version: int | None = None):
+    """The game's events for the token's owner (his seat's, or a spectator's at a public table)."""
+    language = translation.get_language()
+    game, position = await database_sync_to_async(_game_and_seat)(request, game_id)
+    response = StreamingHttpResponse(_game_lines(game.pk, position, request.user.pk, version, language),
+                                     content_type=NDJSON)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each line at once
+    return response
+
+
+def _game_and_seat(request, game_id: int) -> tuple[Game, int | None]:
+    game = visible_game(request, game_id)
+    return game, my_position(request, game)
+
+
+def _state_if_changed(game_id: int, position: int | None, user_id: int, seen: tuple | None, language: str):
+    """(fingerprint, state message or None, still his seat): the state only if the
+    game's version, status or seats changed since `seen`."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return seen, None, False
+    seats = list(game.seats.select_related("user").order_by("position"))
+    mine = position is None or any(s.position == position and s.user_id == user_id for s in seats)
+    fingerprint = (game.version, game.status, tuple((s.user_id, s.is_bot) for s in seats))
+    if fingerprint == seen or not mine:
+        return fingerprint, None, mine
+    with translation.override(language):
+        payload = game_payload(game, position, seats)
+    payload["events"] = []
+    return fingerprint, payload, mine
+
+
+async def _game_lines(game_id: int, position: int | None, user_id: int, since: int | None, language: str):
+    layer = get_channel_layer()
+    channel = await layer.new_channel() if layer else None
+    group = seat_group(game_id, position)
+    if layer:
+        await layer.group_add(group, channel)
+    ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
+    seen = None
+    first = True
+    try:
+        while time.monotonic() < ends_at:
+            seen, payload, mine = await database_sync_to_async(_state_if_changed)(
+                game_id, position, user_id, seen, language)
+            if not mine:
+                return
+            if payload is not None and not (first and since is not None and payload["version"] <= since
+                                            and payload["status"] not in OVER):
+                yield _line(payload)
+                if payload["status"] in OVER:
+                    return
+            first = False
+            woke = await _wait(layer, channel, settings.API_STREAM_POLL_SECONDS)
+            if woke is None:
+                yield b"\n"
+            elif woke.get("type") == "chat":
+                yield _line(woke)
+    finally:
+        if layer:
+            await layer.group_discard(group, channel)
+
+
+async def _wait(layer, channel: str | None, seconds: float) -> dict | None:
+    """The payload of the next message to the channel within `seconds`, or None."""
+    if layer is None:
+        await asyncio.sleep(seconds)
+        return None
+    try:
+        event = await asyncio.wait_for(layer.receive(channel), timeout=seconds)
+    except asyncio.TimeoutError:
+        return None
+    return event.get("payload") or {}
+
+
+async def account_stream(request: HttpRequest):
+    """The token owner's games as they change."""
+    response = StreamingHttpResponse(_account_lines(request.user.pk), content_type=NDJSON)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _my_games_now(user_id: int, known: set[int]) -> dict[int, dict]:
+    """{game id: its line} for the user's current games and those he was told about before."""
+    seats = (Seat.objects.filter(user_id=user_id).filter(game_id__in=current_game_ids())
+             | Seat.objects.filter(user_id=user_id, game_id__in=known))
+    rows = seats.select_related("game").values_list("game_id", "game__status", "game__version", "game__engine",
+                                                    "deadline")
+    return {game_id: {"type": "game", "game": game_id, "engine": engine, "status": status, "version": version,
+                      "my_turn": status == Game.Status.ACTIVE and deadline is not None}
+            for game_id, status, version, engine, deadline in rows}
+
+
+async def _account_lines(user_id: int):
+    ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
+    told: dict[int, dict] = {}
+    while time.monotonic() < ends_at:
+        now = await database_sync_to_async(_my_games_now)(user_id, set(told))
+        changed = [line for game_id, line in sorted(now.items()) if told.get(game_id) != line]
+        for line in changed:
+            yield _line(line)
+        told = {game_id: line for game_id, line in now.items() if line["status"] not in OVER}
+        if not changed:
+            yield b"\n"
+        await asyncio.sleep(settings.API_STREAM_POLL_SECONDS)

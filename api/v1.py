@@ -1,0 +1,212 @@
+"""Version 1 of the HTTP API: /api/v1/… (docs: /api/v1/docs, /api/docs).
+
+Each endpoint checks its token's scope (api.auth), calls one service or
+builder of the site, and answers JSON; refusals are api.errors' codes."""
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI, Router
+from ninja.parser import Parser
+
+from accounts.bots import make_bot
+from api import auth, errors, streams
+from api.errors import ApiError
+from api.schemas import (
+    Account, Ack, ChatIn, ChatOut, Error, GameState, GameSummary, JoinIn, Legal, MoveIn, NewTable, Standings,
+)
+from conduct.restrictions import ensure_may_play
+from gameplay import inbound, services
+from gameplay.broadcast import game_payload
+from gameplay.engine import get_engine
+from gameplay.models import Game, Seat
+from gameplay.views import my_games_seats, my_position, visible_game
+from leagues.models import Division
+from leagues.services import visible_leagues
+from leagues.standings import division_standings
+from scoresheets.export import game_export
+
+
+class GateParser(Parser):
+    """Request bodies pass the site's one gate for inbound JSON (gameplay.inbound)."""
+
+    def parse_body(self, request: HttpRequest) -> dict:
+        return inbound.parse(request.body or b"{}")
+
+
+api = NinjaAPI(
+    title="Kitchen table API", version="1", urls_namespace="api-v1", parser=GateParser(),
+    description="Tokens: profile → API tokens. Send `Authorization: Bearer <token>`. Errors: "
+                "`{\"code\", \"message\"}` with a stable code (see README, \"API\").",
+)
+errors.install(api)
+
+
+def _responses(ok) -> dict:
+    return {200: ok, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 422: Error, 429: Error, 503: Error}
+
+
+# ---- account -------------------------------------------------------------------------------------
+
+account = Router(tags=["account"])
+
+
+@account.get("", response=_responses(Account), auth=auth.READ, summary="My account")
+def my_account(request):
+    token = request.auth
+    user = token.user
+    return {"id": user.pk, "username": user.username, "name": user.name, "is_bot": user.is_bot,
+            "language": user.language, "token": {"name": token.name, "scopes": token.scopes,
+                                                 "expires_at": token.expires_at}}
+
+
+@account.post("/bot", response=_responses(Account), auth=auth.PLAY,
+              summary="Mark my account a bot (irreversible)")
+def upgrade_to_bot(request):
+    make_bot(request.user, by=request.user)
+    return my_account(request)
+
+
+# ---- games ---------------------------------------------------------------------------------------
+
+games = Router(tags=["games"])
+
+
+def summary(game: Game, seat: Seat | None, user) -> dict:
+    return {"id": game.pk, "engine": game.engine, "status": game.status, "version": game.version,
+            "players": game.seats_count, "seat": seat.position if seat else None,
+            "my_turn": bool(seat and game.status == Game.Status.ACTIVE and seat.deadline is not None),
+            "is_private": game.is_private, "allow_bots": game.allow_bots,
+            "url": settings.SITE_URL.rstrip("/") + game.get_absolute_url(),
+            "invite_code": game.invite_code if game.created_by_id == user.pk and game.status == Game.Status.OPEN
+            else None}
+
+
+MY_GAMES_LIMIT = 100
+
+
+@games.get("", response=_responses(list[GameSummary]), auth=auth.READ, summary="My games",
+           description="Your open and active tables, those waiting for your move first (the lobby's list).")
+def my_games(request):
+    seats = list(my_games_seats(request.user)[:MY_GAMES_LIMIT])
+    loaded = Seat.objects.select_related("game").defer("game__state").in_bulk([s.pk for s in seats])
+    return [summary(loaded[s.pk].game, loaded[s.pk], request.user) for s in seats if s.pk in loaded]
+
+
+@games.post("", response=_responses(GameSummary), auth=auth.PLAY, summary="Create a table")
+def create_table(request, body: NewTable):
+    ensure_may_play(request.user)
+    game = services.create_game(
+        request.user, body.engine, body.options, players=body.players, time_preset=body.time_preset,
+        move_seconds=body.move_seconds, reserve_seconds=body.reserve_seconds, is_private=body.is_private,
+        rated=body.rated, allow_bots=body.allow_bots, bots_rated_apart=body.bots_rated_apart)
+    if body.computer_opponents:
+        services.fill_with_bots(game.pk, request.user)
+        game.refresh_from_db()
+    return summary(game, game.seats.filter(user=request.user).first(), request.user)
+
+
+def _visible(request, game_id: int) -> Game:
+    return visible_game(request, game_id)
+
+
+@games.get("/{int:game_id}", response=_responses(GameState), auth=auth.READ, summary="A game as my seat sees it",
+           description="The state message the game page gets (engine.view for your seat; a spectator's "
+                       "view at a public table where you have no seat).")
+def game_state(request, game_id: int):
+    game = _visible(request, game_id)
+    return game_payload(game, my_position(request, game))
+
+
+@games.get("/{int:game_id}/legal", response=_responses(Legal), auth=auth.READ, summary="My legal moves")
+def legal_moves(request, game_id: int):
+    game = _visible(request, game_id)
+    position = my_position(request, game)
+    legal = []
+    if position is not None and game.status == Game.Status.ACTIVE:
+        legal = get_engine(game.engine).legal_actions(game.state, position)
+    return {"version": game.version, "seat": position, "legal": legal}
+
+
+@games.post("/{int:game_id}/move", response=_responses(Ack), auth=auth.PLAY, summary="Make a move",
+            description="The same service as the page: a repeated move_id answers the first result "
+                        "(duplicate: true); a stale version is refused with the current one.")
+def move(request, game_id: int, body: MoveIn):
+    result = services.submit_move(game_id, request.user, body.action, body.version, body.move_id)
+    return {"type": "ack", "move_id": body.move_id, "version": result.version, "duplicate": result.duplicate}
+
+
+@games.post("/{int:game_id}/resign", response=_responses(Ack), auth=auth.PLAY, summary="Resign")
+def resign(request, game_id: int):
+    result = services.resign(game_id, request.user)
+    return {"type": "ack", "move_id": None, "version": result.version, "duplicate": False}
+
+
+@games.post("/{int:game_id}/chat", response=_responses(ChatOut), auth=auth.PLAY, summary="Write in the table's chat")
+def chat(request, game_id: int, body: ChatIn):
+    return services.post_chat(game_id, request.user, body.text).as_json()
+
+
+@games.post("/{int:game_id}/join", response=_responses(GameSummary), auth=auth.PLAY, summary="Take a seat")
+def join(request, game_id: int, body: JoinIn):
+    game = Game.objects.filter(pk=game_id).only("id", "is_private", "invite_code").first()
+    if game is None or (game.is_private and body.invite_code != game.invite_code
+                        and my_position(request, game) is None):
+        raise ApiError("not_found", _("There is no such game."))
+    ensure_may_play(request.user)
+    game = services.join_game(game_id, request.user, body.position)
+    game.refresh_from_db()
+    return summary(game, game.seats.filter(user=request.user).first(), request.user)
+
+
+@games.post("/{int:game_id}/leave", response=_responses(GameSummary), auth=auth.PLAY,
+            summary="Leave a table that has not started")
+def leave(request, game_id: int):
+    game = services.leave_game(game_id, request.user)
+    game.refresh_from_db()
+    return summary(game, None, request.user)
+
+
+@games.get("/{int:game_id}/record", response=_responses(dict), auth=auth.READ, summary="A finished game's record",
+           description="The published record (README \"Game records\"); 409 not_over while the game is in play.")
+def record(request, game_id: int):
+    game = _visible(request, game_id)
+    if not game.is_over:
+        raise ApiError("not_over", _("The record is published when the game is over: until then its seed "
+                                     "is secret."))
+    return game_export(game)
+
+
+games.add_api_operation("/{int:game_id}/stream", ["GET"], streams.game_stream, auth=auth.READ,
+                        summary="The game's live events (NDJSON)", description=streams.GAME_STREAM_DOC,
+                        openapi_extra=streams.NDJSON_RESPONSE)
+
+# ---- leagues -------------------------------------------------------------------------------------
+
+leagues = Router(tags=["leagues"])
+
+
+@leagues.get("/{slug}/seasons/{int:season}/divisions/{int:division}/standings", response=_responses(Standings),
+             auth=auth.LEAGUE, summary="A division's standings")
+def standings(request, slug: str, season: int, division: int):
+    league = visible_leagues(request.user).filter(slug=slug).first()
+    if league is None:
+        raise ApiError("not_found", _("There is no such league."))
+    found = get_object_or_404(Division.objects.select_related("season__league"), season__league=league,
+                              season__number=season, number=division)
+    rows = division_standings(found).rows
+    return {"league": league.slug, "season": season, "division": division,
+            "rows": [{"rank": r.rank, "name": r.name, "played": r.played, "left": r.left, "points": r.points,
+                      "tiebreaks": r.tiebreaks, "withdrawn": r.withdrawn, "annulled": r.annulled} for r in rows]}
+
+
+# ---- the account's stream ------------------------------------------------------------------------
+
+account.add_api_operation("/stream", ["GET"], streams.account_stream, auth=auth.READ,
+                          summary="My account's live events (NDJSON)", description=streams.ACCOUNT_STREAM_DOC,
+                          openapi_extra=streams.NDJSON_RESPONSE)
+
+api.add_router("/account", account)
+api.add_router("/games", games)
+api.add_router("/leagues", leagues)

@@ -1,0 +1,42 @@
+"""Token authentication for the WebSockets (README "WebSocket protocol").
+
+A client that sends `Authorization: Bearer <token>` with the upgrade is
+the token's owner on every socket (`/ws/games/<id>/`, `/ws/me/`), the same
+protocol as the page's. The token needs the "play" scope (the socket can
+move and chat). A bearer token is not sent by browsers on their own, so the
+Origin check, which protects the session cookie from other sites, does not
+apply to it (bots send no Origin). A bad token is refused: close 4401.
+Requests without the header go the session's way (Origin check, cookie)."""
+
+from channels.db import database_sync_to_async
+
+from api import tokens
+from api.models import Scope
+
+CLOSE_UNAUTHORIZED = 4401
+
+
+def bearer(scope: dict) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            kind, _sep, token = value.decode("latin1").partition(" ")
+            return token.strip() if kind.lower() == "bearer" else None
+    return None
+
+
+class TokenOrSession:
+    """ASGI: WebSockets with a bearer token go to `with_token`, the others to `with_session`."""
+
+    def __init__(self, with_token, with_session):
+        self.with_token, self.with_session = with_token, with_session
+
+    async def __call__(self, scope, receive, send):
+        raw = bearer(scope)
+        if raw is None:
+            return await self.with_session(scope, receive, send)
+        token = await database_sync_to_async(tokens.authenticate)(raw)
+        if token is None or Scope.PLAY not in token.scopes:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": CLOSE_UNAUTHORIZED})
+            return None
+        return await self.with_token({**scope, "user": token.user, "api_token": token}, receive, send)
