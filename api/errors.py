@@ -82,8 +82,14 @@ def install(api) -> None:
     api.add_exception_handler(Http404, lambda request, exc: error_response(
         api, request, "not_found", _("Not found.")))
     api.add_exception_handler(HttpError, lambda request, exc: error_response(
-        api, request, "bad_request" if exc.status_code < 500 else "busy", str(exc)))
+        api, request, "bad_request", _http_error_message(exc)))
     api.add_exception_handler(OperationalError, lambda request, exc: _operational(api, request, exc))
+
+
+def _http_error_message(exc: HttpError) -> str:
+    """ninja wraps the body parser's refusal ("Cannot parse request body"): the gate's own words are clearer."""
+    cause = exc.__cause__
+    return cause.text() if isinstance(cause, inbound.Refused) else str(exc)
 
 
 def _operational(api, request: HttpRequest, exc: OperationalError) -> HttpResponse:

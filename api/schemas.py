@@ -9,6 +9,10 @@ from ninja import Schema
 from pydantic import ConfigDict, Field
 
 
+# Request bodies are taken as they are: "0" is not a version, 1 is not true.
+STRICT = ConfigDict(strict=True)
+
+
 class Error(Schema):
     code: str = Field(description="stable: bad_request, unauthorized, forbidden_scope, not_seated, not_found, "
                                   "stale, illegal, rate_limited, busy, … (api/errors.py)")
@@ -75,6 +79,7 @@ class Legal(Schema):
 
 
 class MoveIn(Schema):
+    model_config = STRICT
     action: dict[str, Any] = Field(description='e.g. {"type": "attack", "cards": ["7H"]} (README "Move format")')
     version: int = Field(description="the version the move was made on")
     move_id: str | None = Field(None, min_length=1, max_length=64,
@@ -89,6 +94,7 @@ class Ack(Schema):
 
 
 class ChatIn(Schema):
+    model_config = STRICT
     text: str
 
 
@@ -101,6 +107,7 @@ class ChatOut(Schema):
 
 
 class NewTable(Schema):
+    model_config = STRICT
     engine: str = Field(description="joker, durak, odessa, domino_poker, ipuker")
     players: int | None = None
     options: dict[str, Any] = Field(default_factory=dict, description="the engine's options, e.g. durak's mode")
@@ -115,6 +122,7 @@ class NewTable(Schema):
 
 
 class JoinIn(Schema):
+    model_config = STRICT
     position: int | None = None
     invite_code: str | None = Field(None, description="needed for a private table")
 

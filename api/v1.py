@@ -116,7 +116,8 @@ def _visible(request, game_id: int) -> Game:
                        "view at a public table where you have no seat).")
 def game_state(request, game_id: int):
     game = _visible(request, game_id)
-    return game_payload(game, my_position(request, game))
+    # Passed on whole, as the page gets it (the schema documents its main fields).
+    return api.create_response(request, game_payload(game, my_position(request, game)), status=200)
 
 
 @games.get("/{int:game_id}/legal", response=_responses(Legal), auth=auth.READ, summary="My legal moves")
@@ -175,7 +176,7 @@ def record(request, game_id: int):
     if not game.is_over:
         raise ApiError("not_over", _("The record is published when the game is over: until then its seed "
                                      "is secret."))
-    return game_export(game)
+    return api.create_response(request, game_export(game), status=200)
 
 
 games.add_api_operation("/{int:game_id}/stream", ["GET"], streams.game_stream, auth=auth.READ,
