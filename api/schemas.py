@@ -35,13 +35,6 @@ class Account(Schema):
     token: TokenInfo
 
 
-class Player(Schema):
-    position: int
-    name: str | None
-    is_bot: bool = Field(description="a computer player of the site")
-    bot_account: bool = Field(False, description="a player's account marked as a bot")
-
-
 class GameSummary(Schema):
     id: int
     engine: str

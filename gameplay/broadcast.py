@@ -126,6 +126,7 @@ def seat_info(seat, vacation_until=None) -> dict:
         "position": seat.position,
         "name": str(seat.player_name) if seat.is_taken else None,
         "is_bot": seat.is_bot,
+        "bot_account": bool(seat.user_id and seat.user.is_bot),  # a program playing through the API (labelled)
         "team": seat.team,  # the pair of a game in pairs (partners share it), else None
         "place": seat.place,
         "points": seat.points,
