@@ -5,9 +5,15 @@ make the OpenAPI schema. Game views are the site's own payload
 from datetime import datetime
 from typing import Any
 
-from ninja import Schema
+from typing import Annotated
+
+from ninja import Path, Schema
 from pydantic import ConfigDict, Field
 
+
+# An id or number in a path: beyond this no row has it, and the database would refuse to compare (a 400).
+MAX_ID = 2**53 - 1
+Id = Annotated[int, Path(ge=0, le=MAX_ID)]
 
 # Request bodies are taken as they are: "0" is not a version, 1 is not true.
 STRICT = ConfigDict(strict=True)

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
 
+from api.schemas import Id
 from gameplay.broadcast import game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
@@ -46,7 +47,7 @@ def _line(obj: dict) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-async def game_stream(request: HttpRequest, game_id: int, version: int | None = None):
+async def game_stream(request: HttpRequest, game_id: Id, version: int | None = None):
     """The game's events for the token's owner (his seat's, or a spectator's at a public table)."""
     language = translation.get_language()
     game, position = await database_sync_to_async(_game_and_seat)(request, game_id)

@@ -14,7 +14,7 @@ from accounts.bots import make_bot
 from api import auth, errors, streams
 from api.errors import ApiError
 from api.schemas import (
-    Account, Ack, ChatIn, ChatOut, Error, GameState, GameSummary, JoinIn, Legal, MoveIn, NewTable, Standings,
+    Account, Ack, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
 )
 from conduct.restrictions import ensure_may_play
 from gameplay import inbound, services
@@ -114,14 +114,14 @@ def _visible(request, game_id: int) -> Game:
 @games.get("/{int:game_id}", response=_responses(GameState), auth=auth.READ, summary="A game as my seat sees it",
            description="The state message the game page gets (engine.view for your seat; a spectator's "
                        "view at a public table where you have no seat).")
-def game_state(request, game_id: int):
+def game_state(request, game_id: Id):
     game = _visible(request, game_id)
     # Passed on whole, as the page gets it (the schema documents its main fields).
     return api.create_response(request, game_payload(game, my_position(request, game)), status=200)
 
 
 @games.get("/{int:game_id}/legal", response=_responses(Legal), auth=auth.READ, summary="My legal moves")
-def legal_moves(request, game_id: int):
+def legal_moves(request, game_id: Id):
     game = _visible(request, game_id)
     position = my_position(request, game)
     legal = []
@@ -133,24 +133,24 @@ def legal_moves(request, game_id: int):
 @games.post("/{int:game_id}/move", response=_responses(Ack), auth=auth.PLAY, summary="Make a move",
             description="The same service as the page: a repeated move_id answers the first result "
                         "(duplicate: true); a stale version is refused with the current one.")
-def move(request, game_id: int, body: MoveIn):
+def move(request, game_id: Id, body: MoveIn):
     result = services.submit_move(game_id, request.user, body.action, body.version, body.move_id)
     return {"type": "ack", "move_id": body.move_id, "version": result.version, "duplicate": result.duplicate}
 
 
 @games.post("/{int:game_id}/resign", response=_responses(Ack), auth=auth.PLAY, summary="Resign")
-def resign(request, game_id: int):
+def resign(request, game_id: Id):
     result = services.resign(game_id, request.user)
     return {"type": "ack", "move_id": None, "version": result.version, "duplicate": False}
 
 
 @games.post("/{int:game_id}/chat", response=_responses(ChatOut), auth=auth.PLAY, summary="Write in the table's chat")
-def chat(request, game_id: int, body: ChatIn):
+def chat(request, game_id: Id, body: ChatIn):
     return services.post_chat(game_id, request.user, body.text).as_json()
 
 
 @games.post("/{int:game_id}/join", response=_responses(GameSummary), auth=auth.PLAY, summary="Take a seat")
-def join(request, game_id: int, body: JoinIn):
+def join(request, game_id: Id, body: JoinIn):
     game = Game.objects.filter(pk=game_id).only("id", "is_private", "invite_code").first()
     if game is None or (game.is_private and body.invite_code != game.invite_code
                         and my_position(request, game) is None):
@@ -163,7 +163,7 @@ def join(request, game_id: int, body: JoinIn):
 
 @games.post("/{int:game_id}/leave", response=_responses(GameSummary), auth=auth.PLAY,
             summary="Leave a table that has not started")
-def leave(request, game_id: int):
+def leave(request, game_id: Id):
     game = services.leave_game(game_id, request.user)
     game.refresh_from_db()
     return summary(game, None, request.user)
@@ -171,7 +171,7 @@ def leave(request, game_id: int):
 
 @games.get("/{int:game_id}/record", response=_responses(dict), auth=auth.READ, summary="A finished game's record",
            description="The published record (README \"Game records\"); 409 not_over while the game is in play.")
-def record(request, game_id: int):
+def record(request, game_id: Id):
     game = _visible(request, game_id)
     if not game.is_over:
         raise ApiError("not_over", _("The record is published when the game is over: until then its seed "
@@ -190,7 +190,7 @@ leagues = Router(tags=["leagues"])
 
 @leagues.get("/{slug}/seasons/{int:season}/divisions/{int:division}/standings", response=_responses(Standings),
              auth=auth.LEAGUE, summary="A division's standings")
-def standings(request, slug: str, season: int, division: int):
+def standings(request, slug: str, season: Id, division: Id):
     league = visible_leagues(request.user).filter(slug=slug).first()
     if league is None:
         raise ApiError("not_found", _("There is no such league."))

@@ -183,3 +183,14 @@ def test_league_standings_need_the_league_scope_and_name_the_division(players):
     assert entries.exists()
     assert api_for(players[0], [Scope.LEAGUE]).get(
         f"/api/v1/leagues/nothing/seasons/1/divisions/1/standings").json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/api/v1/games/{n}"), ("get", "/api/v1/games/{n}/legal"), ("post", "/api/v1/games/{n}/move"),
+    ("post", "/api/v1/games/{n}/join"), ("post", "/api/v1/games/{n}/resign"), ("get", "/api/v1/games/{n}/stream"),
+    ("get", "/api/v1/leagues/any/seasons/{n}/divisions/{n}/standings")])
+def test_ids_no_database_can_hold_are_a_400_not_a_server_error(players, method, path):
+    client = api_for(players[0])
+    url = path.format(n=10**30)
+    answer = client.get(url) if method == "get" else client.post(url, {"action": {"type": "take"}, "version": 0})
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_request"
