@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class ApiConfig(AppConfig):
     name = "api"
-    verbose_name = _("API")
+    verbose_name = _("API access")

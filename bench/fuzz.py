@@ -11,7 +11,8 @@ consumers) driven by Channels' communicator, and Django's test client for the
 views and the admin. An input is one frame, one HTTP request, one form post
 or one message given to the gate alone; the report prints how many each
 target tried, the failures (the first few of each target with the input), and
-the time. A failure is a server error (an exception out of a view or a
+the time (the token API, api/, is one target: its endpoints with each
+player's token). A failure is a server error (an exception out of a view or a
 consumer, a 5xx), a consumer that stops answering, an error without a
 message, or a refusal that changed the game. The exit status is 1 when
 anything failed. See bench/README.md.
@@ -45,7 +46,7 @@ SHOWN_PER_TARGET = 5
 
 # Each target's share of the inputs.
 SHARES = {
-    "gate": 0.20, "http_move": 0.17, "http_ahead": 0.05, "ws_game": 0.25, "ws_badge": 0.08, "ws_moves": 0.05,
+    "gate": 0.16, "http_move": 0.17, "api": 0.04, "http_ahead": 0.05, "ws_game": 0.25, "ws_badge": 0.08, "ws_moves": 0.05,
     "ws_flood": 0.02, "form_new_table": 0.05, "form_join": 0.03, "form_profile": 0.02, "chat": 0.04,
     "admin": 0.04,
 }
@@ -307,6 +308,33 @@ def targets(world: World, run: Run, budget: dict[str, int], seed: int) -> None:
     on_bodies = st.one_of(any_frame, st.builds(lambda on: json.dumps({"on": on}), scalars()))
     run_target(run, "http_ahead", budget["http_ahead"], 1, st.tuples(visitor, on_bodies),
                lambda v: http("game_ahead", world.durak, *v), seed)
+
+    # -- the token API (api/): its move, chat, join, resign endpoints, with each player's token or none
+    from api.errors import STATUS
+    from api.tokens import create_token
+
+    api_headers = [{"Authorization": f"Bearer {create_token(user, 'fuzz', ['read', 'play'], None)[1]}"}
+                   for user in world.players] + [{}]
+
+    def api(value) -> int:
+        who, endpoint, body = value
+        game_id = world.live_joker()
+        before = snapshot(game_id)
+        response = world.anonymous.post(f"/api/v1/games/{game_id}/{endpoint}", data=as_bytes(body),
+                                        content_type="application/json", headers=api_headers[who])
+        reply = response.json() if response.headers.get("Content-Type", "").startswith("application/json") else {}
+        if response.status_code >= 500 and reply.get("code") != "busy":
+            run.fail("api", f"HTTP {response.status_code}", body)
+        elif response.status_code >= 400 and (STATUS.get(reply.get("code")) != response.status_code
+                                              or not str(reply.get("message", "")).strip()):
+            run.fail("api", f"a refusal without a known code or a message: {reply!r}", body)
+        elif response.status_code >= 400 and snapshot(game_id) != before:
+            run.fail("api", f"refused ({reply.get('code')}) but the game changed", body)
+        return 1
+
+    run_target(run, "api", budget["api"], 1, st.tuples(st.integers(0, len(api_headers) - 1),
+                                                       st.sampled_from(["move", "chat", "join", "resign"]), any_frame),
+               api, seed)
 
     # -- WebSocket: the game consumer, the badge consumer
     async def exchange(ws, frame, barrier: dict, answer: str) -> list[dict]:
