@@ -19,5 +19,6 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("reports/", include("conduct.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
+    path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]
