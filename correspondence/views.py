@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -58,8 +59,11 @@ def _game_id(value: str | None) -> int | None:
 @require_GET
 def next_game(request: HttpRequest) -> HttpResponse:
     """The most urgent game waiting for my move, other than the one I come
-    from (`?from=<game id>`); My games when there is none."""
+    from (`?from=<game id>`); My games when there is none. Asked for JSON:
+    {"url": that game's address or null}."""
     found = selectors.next_game_id(request.user, excluding=_game_id(request.GET.get("from")))
+    if "application/json" in request.headers.get("Accept", ""):  # the game page's "by itself" asks first
+        return JsonResponse({"url": reverse("game", args=[found]) if found else None})
     if found is None:
         messages.info(request, _("No other game is waiting for your move."))
         return redirect("my_games")
