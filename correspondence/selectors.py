@@ -5,9 +5,10 @@ number of queries whatever the number of games."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-from django.db.models import Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, DateTimeField, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,7 +24,6 @@ RECENT_LIMIT = 20
 VACATION_LOOKBACK = timedelta(days=60)
 
 MY_MOVE, WAITING, OPEN, FINISHED = "my_move", "waiting", "open", "finished"
-FAR_FUTURE = datetime.max.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,11 @@ class Player:
     rating: int | None
     provisional: bool
     clock: Clock
+
+    @property
+    def rating_shown(self) -> dict | None:
+        """As ratings/_rating.html shows it."""
+        return None if self.rating is None else {"value": self.rating, "provisional": self.provisional}
 
 
 @dataclass(frozen=True)
@@ -94,29 +99,39 @@ class MyGame:
     def on_move(self) -> list[Player]:
         return [p for p in [self.me, *self.others] if p.on_move]
 
-    def sort_key(self) -> tuple:
-        far = FAR_FUTURE
-        if self.group == MY_MOVE:
-            return (0, self.me.clock.deadline or far, self.game_id)
-        if self.group == WAITING:
-            nearest = min((p.clock.deadline for p in self.others if p.clock.deadline), default=far)
-            return (1, nearest, self.game_id)
-        if self.group == OPEN:
-            return (2, -self.game_id)
-        return (3, -(self.finished_at.timestamp() if self.finished_at else 0), -self.game_id)
+
+RELATED = ("game", "game__fixture__division__season__league")
 
 
-def _my_seats(user, now: datetime) -> list[Seat]:
-    """Two queries: the user's seats at open and active tables, and at the
-    RECENT_LIMIT tables that ended last within RECENT_DAYS; each with its
-    game (without its state) and league fixture."""
-    related = ("game", "game__fixture__division__season__league")
-    current = (Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-               .select_related(*related).defer("game__state"))
-    ended = (Seat.objects.filter(user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
-                                 game__finished_at__gte=now - timedelta(days=RECENT_DAYS))
-             .select_related(*related).defer("game__state").order_by("-game__finished_at")[:RECENT_LIMIT])
-    return [*current, *ended]
+def current_seats(user) -> QuerySet[Seat]:
+    """The user's seats at open and active tables in the list's order, from
+    the seats alone (no game row read to order them): his moves first, the
+    nearest move deadline on top; then the games waiting for others, the
+    nearest of their deadlines first; then his open tables, the newest first."""
+    active = Game.objects.filter(status=Game.Status.ACTIVE).values("id")
+    others_first_deadline = (Seat.objects.filter(game_id=OuterRef("game_id"), deadline__isnull=False)
+                             .exclude(pk=OuterRef("pk")).order_by("deadline").values("deadline")[:1])
+    return (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .annotate(
+            group=Case(When(Q(game_id__in=active, deadline__isnull=False), then=Value(0)),
+                       When(game_id__in=active, then=Value(1)), default=Value(2)),
+            urgency=Case(When(group=0, then=F("deadline")), When(group=1, then=Subquery(others_first_deadline)),
+                         default=None, output_field=DateTimeField()),
+        )
+        .order_by("group", F("urgency").asc(nulls_last=True), "-game_id")
+    )
+
+
+def _load(ids: list[int]) -> list[Seat]:
+    loaded = Seat.objects.select_related(*RELATED).defer("game__state").in_bulk(ids)
+    return [loaded[pk] for pk in ids if pk in loaded]
+
+
+def _recently_ended(user, now: datetime) -> list[Seat]:
+    return list(Seat.objects.filter(user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
+                                    game__finished_at__gte=now - timedelta(days=RECENT_DAYS))
+                .select_related(*RELATED).defer("game__state").order_by("-game__finished_at")[:RECENT_LIMIT])
 
 
 def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
@@ -157,13 +172,27 @@ def _group(game: Game, mine: Seat) -> str:
     return OPEN if game.status == Game.Status.OPEN else FINISHED
 
 
-def my_games(user, now: datetime | None = None) -> list[MyGame]:
-    """Every game `user` sits in: his moves first, the nearest deadline on
-    top; then the games waiting for others (the nearest of their deadlines
-    first); then his open tables; then the games that ended in the last
-    RECENT_DAYS days, the latest first. Five queries, whatever the number."""
+def my_games(user, now: datetime | None = None, *, limit: int | None = None, offset: int = 0,
+             finished: bool = True) -> list[MyGame]:
+    """The games `user` sits in, in the list's order (`current_seats`):
+    `limit` of them from `offset` (all by default), then, if `finished`, the
+    RECENT_LIMIT games that ended last within RECENT_DAYS, the latest first.
+    Plain data. A fixed number of queries (at most six), whatever the
+    number of games; only the rows returned are loaded in full."""
     now = now or timezone.now()
-    mine = {seat.game_id: seat for seat in _my_seats(user, now)}
+    ids = current_seats(user).values_list("pk", flat=True)
+    ids = list(ids[offset:offset + limit] if limit is not None else ids[offset:])
+    seats = _load(ids) if ids else []
+    if finished:
+        seats += _recently_ended(user, now)
+    return rows_for(seats, now)
+
+
+def rows_for(my_seats: list[Seat], now: datetime) -> list[MyGame]:
+    """The rows of these seats of the user (each with its game), in their
+    order: three queries (every seat of those games, the ratings, the
+    vacations of the players on the clock)."""
+    mine = {seat.game_id: seat for seat in my_seats}
     if not mine:
         return []
     seats = list(Seat.objects.filter(game_id__in=list(mine)).select_related("user").order_by("game_id", "position"))
@@ -174,24 +203,23 @@ def my_games(user, now: datetime | None = None) -> list[MyGame]:
     ratings = ratings_in_games({(s.user_id, games[s.game_id].engine) for s in seats if s.user_id})
     on_clock = {s.user_id for s in seats if s.user_id and s.deadline is not None}
     vacations = _vacations(on_clock, now) if on_clock else {}
-    rows = []
-    for game_id, my_seat in mine.items():
-        game = games[game_id]
-        players = [_player(seat, game, my_seat, ratings, vacations) for seat in by_game.get(game_id, [])]
-        me = next(p for p in players if p.is_me)
-        rows.append(MyGame(
-            game_id=game_id, url=reverse("game", args=[game_id]), engine=game.engine,
-            engine_name=game.engine_name, variant=game.variant_label, status=game.status,
-            group=_group(game, my_seat), position=my_seat.position, me=me,
-            others=[p for p in players if not p.is_me],
-            last_move_at=game.turn_started_at if game.version else None, started_at=game.started_at,
-            finished_at=game.finished_at, league=_league(game),
-            result=None if not game.is_over else {"place": my_seat.place, "points": my_seat.points,
-                                                 "aborted": game.status == Game.Status.ABORTED},
-            seats_count=game.seats_count, time_control=game.time_control_label,
-        ))
-    rows.sort(key=MyGame.sort_key)
-    return rows
+    return [_row(games[game_id], my_seat, by_game.get(game_id, []), ratings, vacations)
+            for game_id, my_seat in mine.items()]
+
+
+def _row(game: Game, my_seat: Seat, seats: list[Seat], ratings: dict, vacations: dict) -> MyGame:
+    players = [_player(seat, game, my_seat, ratings, vacations) for seat in seats]
+    return MyGame(
+        game_id=game.pk, url=reverse("game", args=[game.pk]), engine=game.engine,
+        engine_name=game.engine_name, variant=game.variant_label, status=game.status,
+        group=_group(game, my_seat), position=my_seat.position, me=next(p for p in players if p.is_me),
+        others=[p for p in players if not p.is_me],
+        last_move_at=game.turn_started_at if game.version else None, started_at=game.started_at,
+        finished_at=game.finished_at, league=_league(game),
+        result=None if not game.is_over else {"place": my_seat.place, "points": my_seat.points,
+                                             "aborted": game.status == Game.Status.ABORTED},
+        seats_count=game.seats_count, time_control=game.time_control_label,
+    )
 
 
 def _player(seat: Seat, game: Game, my_seat: Seat, ratings: dict, vacations: dict) -> Player:
@@ -272,3 +300,18 @@ def pending_challenge_count(user) -> int:
     return Invitation.objects.filter(user=user, answer=Invitation.Answer.WAITING,
                                      challenge__status=Challenge.Status.PENDING,
                                      challenge__expires_at__gt=timezone.now()).count()
+
+
+PER_PAGE = 20
+
+
+def my_games_page(user, number, per_page: int = PER_PAGE, now: datetime | None = None) -> tuple[list[MyGame], Page]:
+    """One page of `my_games` (Django's Paginator over `current_seats`: a
+    malformed number gives the first page, one out of range the last); the
+    recently ended games come on the first page. At most seven queries."""
+    now = now or timezone.now()
+    page = Paginator(current_seats(user).values_list("pk", flat=True), per_page).get_page(number)
+    seats = _load(list(page.object_list))
+    if page.number == 1:
+        seats += _recently_ended(user, now)
+    return rows_for(seats, now), page

@@ -22,10 +22,15 @@ SEARCH_RESULTS = 10
 LOBBY_ROWS = 10
 
 
-def _my_games_context(request: HttpRequest) -> dict:
-    rows = selectors.my_games(request.user)
-    return {"rows": rows, "now": timezone.now(),
-            "waiting": sum(1 for row in rows if row.my_move),
+def _my_games_context(request: HttpRequest, per_page: int = selectors.PER_PAGE) -> dict:
+    rows, page = selectors.my_games_page(request.user, request.GET.get("page"), per_page)
+    query = request.GET.copy()
+    query.pop("compact", None)
+    for name, number in (("previous_url", page.has_previous() and page.previous_page_number()),
+                         ("next_url", page.has_next() and page.next_page_number())):
+        query["page"] = str(number)
+        setattr(page, name, f"{reverse('my_games')}?{query.urlencode()}" if number else "")
+    return {"rows": rows, "now": timezone.now(), "page": page,
             "in_play": [row for row in rows if row.group != selectors.FINISHED],
             "finished": [row for row in rows if row.group == selectors.FINISHED]}
 
@@ -39,13 +44,13 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games_fragment(request: HttpRequest) -> HttpResponse:
-    """The list alone (the My games page's live refresh, the lobby's top
-    section with `?compact=1`: the games in play, at most LOBBY_ROWS)."""
-    context = _my_games_context(request)
+    """The list alone: the My games page's live refresh (its page, `?page=`),
+    and the lobby's top section (`?compact=1`: the first LOBBY_ROWS games in
+    play, no finished ones)."""
     compact = request.GET.get("compact") == "1"
+    context = _my_games_context(request, LOBBY_ROWS if compact else selectors.PER_PAGE)
     if compact:
-        context["more"] = max(0, len(context["in_play"]) - LOBBY_ROWS)
-        context["in_play"] = context["in_play"][:LOBBY_ROWS]
+        context["more"] = max(0, context["page"].paginator.count - len(context["in_play"]))
         context["finished"] = []
     context["compact"] = compact
     return render(request, "correspondence/_my_games_list.html", context)

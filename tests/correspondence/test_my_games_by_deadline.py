@@ -5,6 +5,8 @@ fixed number of queries whatever the number of games."""
 
 from datetime import datetime, time, timedelta, UTC
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -134,7 +136,23 @@ def test_the_list_never_loads_a_games_state(players):
     with CaptureQueriesContext(connection) as queries:
         selectors.my_games(me)
     assert not any('"state"' in q["sql"] for q in queries.captured_queries)
-    assert len(queries) == 5
+    assert len(queries) == 6  # my seats' ids, those seats, the ended ones, all their seats, ratings, vacations
+
+
+def test_the_page_shows_20_games_at_a_time_in_the_lists_order_across_pages(players):
+    me, *others = players
+    now = timezone.now()
+    games = [durak_between(me, others[n % 4]) for n in range(25)]
+    for n, game in enumerate(games):  # the last created is the most urgent
+        put_on_clock(game, me, now + timedelta(hours=100 - n))
+    client = client_for(me)
+    first = client.get(reverse("my_games")).content.decode()
+    second = client.get(reverse("my_games") + "?page=2").content.decode()
+    order = [game.pk for game in reversed(games)]
+    assert [int(pk) for pk in re.findall(r'data-game="(\d+)"', first)] == order[:20]
+    assert [int(pk) for pk in re.findall(r'data-game="(\d+)"', second)] == order[20:]
+    assert "Page 1 of 2" in first and 'href="/my-games/?page=2"' in first
+    assert 'data-live-list="/my-games/list/?page=2"' in second
 
 
 def test_the_lobby_links_to_the_live_list(players):
