@@ -31,6 +31,7 @@ def _my_games_context(request: HttpRequest, per_page: int = selectors.PER_PAGE) 
         query["page"] = str(number)
         setattr(page, name, f"{reverse('my_games')}?{query.urlencode()}" if number else "")
     return {"rows": rows, "now": timezone.now(), "page": page,
+            "challenges_waiting": selectors.pending_challenge_count(request.user),
             "in_play": [row for row in rows if row.group != selectors.FINISHED],
             "finished": [row for row in rows if row.group == selectors.FINISHED]}
 

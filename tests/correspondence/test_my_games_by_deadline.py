@@ -173,3 +173,13 @@ def client_for_anonymous():
     from django.test import Client
 
     return Client()
+
+
+def test_my_games_and_the_lobby_say_how_many_challenges_wait_for_my_answer(players):
+    from correspondence import services as correspondence
+
+    me, a, *_ = players
+    correspondence.create_challenge(a, ["player0"], "durak", {}, {})
+    for url in (reverse("my_games"), reverse("my_games_fragment") + "?compact=1"):
+        html = client_for(me).get(url).content.decode()
+        assert "1 challenge is waiting for your answer." in html and reverse("challenges") in html
