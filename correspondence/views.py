@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -170,7 +171,8 @@ def _follow_change(request: HttpRequest, change) -> HttpResponse:
     except services.CorrespondenceError as exc:
         messages.error(request, exc.message)
     next_url = request.POST.get("next", "")
-    return redirect(next_url if next_url.startswith("/") and not next_url.startswith("//") else "friends")
+    safe = url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure())
+    return redirect(next_url if next_url and safe else "friends")
 
 
 @login_required

@@ -56,7 +56,9 @@ def test_following_from_a_player_page(players):
     client = client_for(me)
     page = client.get(reverse("player", args=["player1"])).content.decode()
     assert reverse("follow") in page and f'{reverse("new_challenge")}?to=player1' in page
-    client.post(reverse("follow"), {"username": "player1", "next": "https://evil.example/"})
+    for elsewhere in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
+        assert client.post(reverse("follow"), {"username": "player1", "next": elsewhere})["Location"] == reverse("friends")
+    assert client.post(reverse("follow"), {"username": "player1", "next": "/players/player1/"})["Location"] == "/players/player1/"
     assert Follow.objects.filter(follower=me, followed=a).exists()
 
 

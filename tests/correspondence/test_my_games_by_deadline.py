@@ -183,3 +183,13 @@ def test_my_games_and_the_lobby_say_how_many_challenges_wait_for_my_answer(playe
     for url in (reverse("my_games"), reverse("my_games_fragment") + "?compact=1"):
         html = client_for(me).get(url).content.decode()
         assert "1 challenge is waiting for your answer." in html and reverse("challenges") in html
+
+
+def test_the_page_is_in_russian_for_a_russian_speaking_player(players):
+    me, a, *_ = players
+    me.language = "ru"
+    me.save()
+    game = durak_between(me, a)
+    put_on_clock(game, me, timezone.now() + timedelta(hours=3))
+    html = client_for(me).get(reverse("my_games")).content.decode()
+    assert "Ваш ход" in html and "Последний ход" in html and "Моё время" in html and "Дурак" in html
