@@ -20,5 +20,6 @@ urlpatterns = [
     path("reports/", include("conduct.urls")),
     path("api/", include("api.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
+    path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]

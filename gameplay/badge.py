@@ -8,6 +8,8 @@ Protocol of `/ws/me/` (JSON text frames; signed-in users only, else closed
 with 4403):
   server -> {"type": "badge", "waiting": 3}   on connect and whenever the number changes
   client -> {"type": "sync"}                  ask for the number again (answered with a "badge")
+  server -> {"type": "notice", "kind": "...", ...}  a notice another app sends to the user's group
+                                              (group message "user.notice"; e.g. a challenge)
   server -> {"type": "error", "code": "bad_request" | "rate_limited" | "busy", "message": "..."}
                                               a refused frame (the gate of gameplay.inbound, the
                                               connection's rate limit, a busy database); other
@@ -100,6 +102,11 @@ class BadgeConsumer(inbound.GatedConsumer):
         with translation.override(getattr(self.user, "language", None) or translation.get_language()):
             message = str(message)
         await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def user_notice(self, event):
+        """A notice for the user from an app above this one (a challenge):
+        passed on as it is, {"type": "notice", "kind": ..., ...}."""
+        await self.send_json(event["notice"])
 
     async def badge_update(self, event):
         await self.send_count(event["waiting"])

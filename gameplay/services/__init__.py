@@ -30,11 +30,11 @@ from gameplay.services.clocks import (
 from gameplay.services.moderation import abort_game, adjudicate_game, substitute_seat
 from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_move
 from gameplay.services.tables import (
-    MAX_SERIES, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
+    MAX_SERIES, check_table, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
 )
 
 __all__ = [
-    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "adjudicate_game", "create_game", "create_seated_game",
+    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "adjudicate_game", "check_table", "create_game", "create_seated_game",
     "end_vacation", "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
     "overdue_game_ids", "pauses_for", "play_bot_move", "post_chat", "resign", "seat_of", "set_chat_hidden",
     "submit_move", "substitute_seat", "take_vacation", "update_clocks", "vacation_days_taken",
