@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_moderation_restrictions'),
+        ('accounts', '0004_correspondence_settings'),
     ]
 
     operations = [
