@@ -16,11 +16,11 @@ from api.errors import ApiError
 from api.schemas import (
     Account, Ack, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
 )
-from conduct.restrictions import ensure_may_play
 from gameplay import inbound, services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from gameplay.services.base import ensure_may_play
 from gameplay.views import my_games_seats, my_position, visible_game
 from leagues.models import Division
 from leagues.services import visible_leagues

@@ -117,6 +117,9 @@ def split_pool(key: str) -> tuple[str, str]:
     """(game kind, pool: "" for people's, BOT_POOL) of a rating's key."""
     engine, _sep, pool = key.partition(":")
     return engine, pool
+def rate_finished_game(game: Game, **_details) -> None:
+    """The `game_finished` event (in its transaction; the seats are loaded and hold their places)."""
+    rate_game(game, list(game.seats.all()), game.finished_at)
 
 
 def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChange]:
