@@ -8,10 +8,10 @@ branch on them; the messages are for people, in the token owner's language.
 | bad_request | 400 | malformed JSON, a wrong field, a value out of bounds (nothing changed) |
 | unauthorized | 401 | no token, an unknown, revoked or expired one |
 | forbidden_scope | 403 | the token lacks the scope this endpoint needs |
-| not_seated, suspended, bots_not_allowed, not_a_bot_table | 403 | not your seat; a suspended account; a bot at a table that allows none |
+| not_seated, suspended, bots_not_allowed, not_invited, not_yours, forbidden | 403 | not your seat; a suspended account; a bot at a table that allows none; not your challenge; a player who takes challenges from friends only |
 | not_found | 404 | no such game (or one you may not see), token, league |
 | stale | 409 | the game has moved on: `version` is the current one; fetch the state again |
-| not_active, not_open, already_seated, seat_taken, unchanged, not_over, ... | 409 | the game or table is not in the state this needs |
+| not_active, not_open, already_seated, seat_taken, unchanged, not_over, closed, answered, ... | 409 | the game or table is not in the state this needs |
 | illegal | 422 | the rules refuse the move: the message says why |
 | rate_limited | 429 | too many requests for this token (Retry-After) |
 | busy | 503 | the database was busy; send the same request again (same move_id) |
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from accounts.bots import BotRefused
+from correspondence.services import CorrespondenceError
 from gameplay import inbound
 from gameplay.services import GameError
 
@@ -30,7 +31,7 @@ STATUS = {
     "bad_request": 400, "unauthorized": 401, "forbidden_scope": 403, "not_seated": 403, "suspended": 403,
     "muted": 403, "bots_not_allowed": 403, "forbidden": 403, "not_found": 404, "stale": 409, "not_active": 409,
     "not_open": 409, "already_seated": 409, "seat_taken": 409, "unchanged": 409, "not_over": 409,
-    "closed": 409, "started": 409, "duplicate": 409, "illegal": 422, "refused": 422, "rate_limited": 429,
+    "closed": 409, "started": 409, "duplicate": 409, "answered": 409, "not_invited": 403, "not_yours": 403, "illegal": 422, "refused": 422, "rate_limited": 429,
     "busy": 503,
 }
 
@@ -72,6 +73,8 @@ def install(api) -> None:
         api, request, exc.code, exc.message, version=exc.version))
     api.add_exception_handler(BotRefused, lambda request, exc: error_response(
         api, request, exc.code, exc.message))
+    api.add_exception_handler(CorrespondenceError, lambda request, exc: error_response(
+        api, request, "forbidden" if exc.code == "refused" else exc.code, exc.message))  # "refused": friends only
     api.add_exception_handler(inbound.Refused, lambda request, exc: error_response(
         api, request, "bad_request", exc.text()))
     api.add_exception_handler(ValidationError, lambda request, exc: error_response(

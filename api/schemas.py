@@ -142,3 +142,48 @@ class Standings(Schema):
     season: int
     division: int
     rows: list[StandingsRow]
+
+
+class ChallengeIn(Schema):
+    model_config = STRICT
+    usernames: list[str] = Field(description="the players challenged, in seat order")
+    engine: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    time_control: dict[str, Any] | None = Field(None, description="time_preset, move_seconds, reserve_seconds, …")
+    rated: bool = False
+    players: int | None = None
+    computer_opponents: bool = Field(False, description="computer players fill the seats nobody is named for")
+    expires_in: int | None = Field(None, description="seconds (1 hour to 14 days; default 3 days)")
+
+
+class Invited(Schema):
+    username: str
+    name: str
+    position: int
+    answer: str
+
+
+class ChallengeOut(Schema):
+    id: int
+    by: str = Field(description="the challenger's username")
+    by_name: str
+    engine: str
+    players: int
+    options: dict[str, Any]
+    rated: bool
+    status: str = Field(description="pending, started, declined, expired, withdrawn, failed")
+    created_at: datetime
+    expires_at: datetime
+    game: int | None = Field(description="the table, once every player accepted")
+    invited: list[Invited]
+
+
+class Challenges(Schema):
+    incoming: list[ChallengeOut] = Field(description="waiting for your answer")
+    sent: list[ChallengeOut] = Field(description="yours, or answered by you, still waiting for others")
+    closed: list[ChallengeOut]
+
+
+class AnswerIn(Schema):
+    model_config = STRICT
+    reason: str = ""

@@ -10,18 +10,23 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Router
 from ninja.parser import Parser
 
+from accounts import limits
 from accounts.bots import make_bot
 from api import auth, errors, streams
 from api.errors import ApiError
 from api.schemas import (
-    Account, Ack, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
+    Account, Ack, AnswerIn, ChallengeIn, ChallengeOut, Challenges, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
 )
+from correspondence import selectors as correspondence
+from correspondence import services as challenges_service
+from correspondence.limits import challenge_limits
+from correspondence.models import Challenge
 from gameplay import inbound, services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
-from gameplay.models import Game, Seat
+from gameplay.models import Game
 from gameplay.services.base import ensure_may_play
-from gameplay.views import my_games_seats, my_position, visible_game
+from gameplay.views import my_position, visible_game
 from leagues.models import Division
 from leagues.services import visible_leagues
 from leagues.standings import division_standings
@@ -73,10 +78,9 @@ def upgrade_to_bot(request):
 games = Router(tags=["games"])
 
 
-def summary(game: Game, seat: Seat | None, user) -> dict:
+def summary(game: Game, position: int | None, user, *, my_turn: bool = False) -> dict:
     return {"id": game.pk, "engine": game.engine, "status": game.status, "version": game.version,
-            "players": game.seats_count, "seat": seat.position if seat else None,
-            "my_turn": bool(seat and game.status == Game.Status.ACTIVE and seat.deadline is not None),
+            "players": game.seats_count, "seat": position, "my_turn": my_turn,
             "is_private": game.is_private, "allow_bots": game.allow_bots,
             "url": settings.SITE_URL.rstrip("/") + game.get_absolute_url(),
             "invite_code": game.invite_code if game.created_by_id == user.pk and game.status == Game.Status.OPEN
@@ -87,11 +91,13 @@ MY_GAMES_LIMIT = 100
 
 
 @games.get("", response=_responses(list[GameSummary]), auth=auth.READ, summary="My games",
-           description="Your open and active tables, those waiting for your move first (the lobby's list).")
+           description="The My games list (correspondence.selectors.my_games): your games waiting for your move "
+                       "first (the nearest deadline on top), then those waiting for others, then your open tables.")
 def my_games(request):
-    seats = list(my_games_seats(request.user)[:MY_GAMES_LIMIT])
-    loaded = Seat.objects.select_related("game").defer("game__state").in_bulk([s.pk for s in seats])
-    return [summary(loaded[s.pk].game, loaded[s.pk], request.user) for s in seats if s.pk in loaded]
+    rows = correspondence.my_games(request.user, limit=MY_GAMES_LIMIT, finished=False)
+    games_by_id = Game.objects.defer("state").in_bulk([row.game_id for row in rows])
+    return [summary(games_by_id[row.game_id], row.position, request.user, my_turn=row.group == correspondence.MY_MOVE)
+            for row in rows if row.game_id in games_by_id]
 
 
 @games.post("", response=_responses(GameSummary), auth=auth.PLAY, summary="Create a table")
@@ -104,7 +110,7 @@ def create_table(request, body: NewTable):
     if body.computer_opponents:
         services.fill_with_bots(game.pk, request.user)
         game.refresh_from_db()
-    return summary(game, game.seats.filter(user=request.user).first(), request.user)
+    return summary(game, my_position(request, game), request.user)
 
 
 def _visible(request, game_id: int) -> Game:
@@ -158,7 +164,7 @@ def join(request, game_id: Id, body: JoinIn):
     ensure_may_play(request.user)
     game = services.join_game(game_id, request.user, body.position)
     game.refresh_from_db()
-    return summary(game, game.seats.filter(user=request.user).first(), request.user)
+    return summary(game, my_position(request, game), request.user)
 
 
 @games.post("/{int:game_id}/leave", response=_responses(GameSummary), auth=auth.PLAY,
@@ -202,6 +208,65 @@ def standings(request, slug: str, season: Id, division: Id):
                       "tiebreaks": r.tiebreaks, "withdrawn": r.withdrawn, "annulled": r.annulled} for r in rows]}
 
 
+# ---- challenges ----------------------------------------------------------------------------------
+
+challenges = Router(tags=["challenges"])
+
+
+def challenge_json(challenge: Challenge) -> dict:
+    return {"id": challenge.pk, "by": challenge.created_by.username, "by_name": challenge.created_by.name,
+            "engine": challenge.engine, "players": challenge.seats_count, "options": challenge.options,
+            "rated": challenge.rated, "status": challenge.status, "created_at": challenge.created_at,
+            "expires_at": challenge.expires_at, "game": challenge.game_id,
+            "invited": [{"username": i.user.username, "name": i.user.name, "position": i.position,
+                         "answer": i.answer} for i in sorted(challenge.invitations.all(), key=lambda i: i.position)]}
+
+
+def _challenge(challenge_id: int) -> dict:
+    found = (Challenge.objects.select_related("created_by").prefetch_related("invitations__user")
+             .get(pk=challenge_id))
+    return challenge_json(found)
+
+
+@challenges.get("", response=_responses(Challenges), auth=auth.CHALLENGE, summary="My challenges")
+def my_challenges(request):
+    found = correspondence.challenges_for(request.user)
+    return {key: [challenge_json(c) for c in found[key]] for key in ("incoming", "sent", "closed")}
+
+
+@challenges.post("", response=_responses(ChallengeOut), auth=auth.CHALLENGE, summary="Challenge players",
+                 description="The table starts when every player named accepted (rate-limited: CHALLENGES_PER_USER).")
+def challenge(request, body: ChallengeIn):
+    refusal = limits.check(request, challenge_limits(request.user))
+    if refusal:
+        raise ApiError("rate_limited", refusal.limit.reason, headers={"Retry-After": str(refusal.seconds_left)})
+    ensure_may_play(request.user)
+    made = challenges_service.create_challenge(
+        request.user, body.usernames, body.engine, body.options, body.time_control, rated=body.rated,
+        fill_with_bots=body.computer_opponents, expires_in=body.expires_in, players=body.players)
+    limits.count(request, challenge_limits(request.user))
+    return _challenge(made.pk)
+
+
+@challenges.post("/{int:challenge_id}/accept", response=_responses(ChallengeOut), auth=auth.CHALLENGE,
+                 summary="Accept a challenge", description="The last acceptance starts the table (`game`).")
+def accept(request, challenge_id: Id):
+    ensure_may_play(request.user)
+    return _challenge(challenges_service.answer_challenge(challenge_id, request.user, True).pk)
+
+
+@challenges.post("/{int:challenge_id}/decline", response=_responses(ChallengeOut), auth=auth.CHALLENGE,
+                 summary="Decline a challenge")
+def decline(request, challenge_id: Id, body: AnswerIn):
+    return _challenge(challenges_service.answer_challenge(challenge_id, request.user, False, body.reason).pk)
+
+
+@challenges.post("/{int:challenge_id}/withdraw", response=_responses(ChallengeOut), auth=auth.CHALLENGE,
+                 summary="Withdraw my challenge")
+def withdraw(request, challenge_id: Id):
+    return _challenge(challenges_service.withdraw_challenge(challenge_id, request.user).pk)
+
+
 # ---- the account's stream ------------------------------------------------------------------------
 
 account.add_api_operation("/stream", ["GET"], streams.account_stream, auth=auth.READ,
@@ -211,3 +276,4 @@ account.add_api_operation("/stream", ["GET"], streams.account_stream, auth=auth.
 api.add_router("/account", account)
 api.add_router("/games", games)
 api.add_router("/leagues", leagues)
+api.add_router("/challenges", challenges)

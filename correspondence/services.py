@@ -255,7 +255,8 @@ def _start(challenge: Challenge, now) -> None:
         with transaction.atomic():
             if challenge.fill_with_bots and challenge.seats_count > len(users):
                 game = game_services.create_game(users[0], challenge.engine, challenge.options,
-                                                 players=challenge.seats_count, **table)
+                                                 players=challenge.seats_count,
+                                                 allow_bots=any(user.is_bot for user in users), **table)
                 for user in users[1:]:
                     game_services.join_game(game.pk, user)
                 game = game_services.fill_with_bots(game.pk, users[0])

@@ -151,6 +151,7 @@ def create_seated_game(users: list, engine_slug: str, options: dict | None = Non
     if len({user.pk for user in users}) < len(users):
         raise GameError(_("You already have a seat at this table."), code="already_seated")
     game = _new_game(users[0], engine_slug, options, players=len(users), **table)
+    game.allow_bots = any(user.is_bot for user in users)  # whoever gathered them (a challenge, a league) allowed them
     engine = get_engine(engine_slug)
     now = timezone.now()
     _set_started(game, engine, now)

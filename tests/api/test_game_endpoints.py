@@ -182,7 +182,7 @@ def test_league_standings_need_the_league_scope_and_name_the_division(players):
     assert sorted(row["name"] for row in answer.json()["rows"]) == sorted(str(e) for e in entries)
     assert entries.exists()
     assert api_for(players[0], [Scope.LEAGUE]).get(
-        f"/api/v1/leagues/nothing/seasons/1/divisions/1/standings").json()["code"] == "not_found"
+        "/api/v1/leagues/nothing/seasons/1/divisions/1/standings").json()["code"] == "not_found"
 
 
 @pytest.mark.parametrize("method, path", [
