@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, DateTimeField, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -256,12 +256,13 @@ def next_game_id(user, excluding: int | None = None) -> int | None:
 class Friend:
     username: str
     name: str
-    last_seen: datetime | None  # the last login (the day is shown)
+    last_seen: datetime | None  # the last login or sign of life at a game table (the day is shown)
     games: list[dict] = field(default_factory=list)  # his public games in play: {"id", "url", "engine_name"}
 
 
 def friends(user) -> list[Friend]:
-    """The players `user` follows, with their public games in play (two queries)."""
+    """The players `user` follows, with their public games in play and when
+    they were last seen (three queries)."""
     followed = list(Follow.objects.filter(follower=user).select_related("followed")
                     .order_by("followed__username"))
     ids = [f.followed_id for f in followed]
@@ -273,7 +274,10 @@ def friends(user) -> list[Friend]:
             games.setdefault(seat.user_id, []).append(
                 {"id": seat.game_id, "url": reverse("game", args=[seat.game_id]),
                  "engine_name": seat.game.engine_name, "variant": seat.game.variant_label})
-    return [Friend(username=f.followed.username, name=f.followed.name, last_seen=f.followed.last_login,
+    seen = dict(Seat.objects.filter(user_id__in=ids).values("user_id").annotate(seen=Max("seen_at"))
+                .values_list("user_id", "seen")) if ids else {}
+    return [Friend(username=f.followed.username, name=f.followed.name,
+                   last_seen=max((t for t in (f.followed.last_login, seen.get(f.followed_id)) if t), default=None),
                    games=games.get(f.followed_id, [])) for f in followed]
 
 
