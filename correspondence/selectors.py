@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, DateTimeField, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Vacation
 from correspondence.models import Challenge, Follow, Invitation
-from gameplay import clocks
+from gameplay import clocks, labels
 from gameplay.models import Game, Seat
 from ratings.services import ratings_in_games
 
@@ -211,14 +211,14 @@ def _row(game: Game, my_seat: Seat, seats: list[Seat], ratings: dict, vacations:
     players = [_player(seat, game, my_seat, ratings, vacations) for seat in seats]
     return MyGame(
         game_id=game.pk, url=reverse("game", args=[game.pk]), engine=game.engine,
-        engine_name=game.engine_name, variant=game.variant_label, status=game.status,
+        engine_name=labels.game_name(game), variant=labels.variant_label(game), status=game.status,
         group=_group(game, my_seat), position=my_seat.position, me=next(p for p in players if p.is_me),
         others=[p for p in players if not p.is_me],
         last_move_at=game.turn_started_at if game.version else None, started_at=game.started_at,
         finished_at=game.finished_at, league=_league(game),
         result=None if not game.is_over else {"place": my_seat.place, "points": my_seat.points,
                                              "aborted": game.status == Game.Status.ABORTED},
-        seats_count=game.seats_count, time_control=game.time_control_label,
+        seats_count=game.seats_count, time_control=labels.time_control_label(game),
     )
 
 
@@ -256,12 +256,13 @@ def next_game_id(user, excluding: int | None = None) -> int | None:
 class Friend:
     username: str
     name: str
-    last_seen: datetime | None  # the last login (the day is shown)
+    last_seen: datetime | None  # the last login or sign of life at a game table (the day is shown)
     games: list[dict] = field(default_factory=list)  # his public games in play: {"id", "url", "engine_name"}
 
 
 def friends(user) -> list[Friend]:
-    """The players `user` follows, with their public games in play (two queries)."""
+    """The players `user` follows, with their public games in play and when
+    they were last seen (three queries)."""
     followed = list(Follow.objects.filter(follower=user).select_related("followed")
                     .order_by("followed__username"))
     ids = [f.followed_id for f in followed]
@@ -272,8 +273,11 @@ def friends(user) -> list[Friend]:
         for seat in seats:
             games.setdefault(seat.user_id, []).append(
                 {"id": seat.game_id, "url": reverse("game", args=[seat.game_id]),
-                 "engine_name": seat.game.engine_name, "variant": seat.game.variant_label})
-    return [Friend(username=f.followed.username, name=f.followed.name, last_seen=f.followed.last_login,
+                 "engine_name": labels.game_name(seat.game), "variant": labels.variant_label(seat.game)})
+    seen = dict(Seat.objects.filter(user_id__in=ids).values("user_id").annotate(seen=Max("seen_at"))
+                .values_list("user_id", "seen")) if ids else {}
+    return [Friend(username=f.followed.username, name=f.followed.name,
+                   last_seen=max((t for t in (f.followed.last_login, seen.get(f.followed_id)) if t), default=None),
                    games=games.get(f.followed_id, [])) for f in followed]
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from correspondence import selectors
-from gameplay import services
+from gameplay import labels, services
 from gameplay.models import Game, Seat
 
 from .conftest import client_for, durak_between
@@ -58,7 +58,7 @@ def test_a_row_names_the_other_players_with_their_ratings_and_the_partner_in_pai
     assert row.partner.name == b.name  # seat 2 sits opposite seat 0
     assert sorted(p.name for p in row.opponents) == sorted([a.name, c.name])
     assert all(p.rating is not None for p in row.others)
-    assert row.engine == "durak" and row.variant == game.variant_label
+    assert row.engine == "durak" and row.variant == labels.variant_label(game)
 
 
 def test_my_time_left_is_the_move_time_then_the_reserve_counted_with_my_night_pause(players):
