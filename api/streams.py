@@ -19,10 +19,12 @@ import time
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
 
 from api.schemas import Id
+from correspondence.models import Challenge, Invitation
 from gameplay.broadcast import game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
@@ -38,6 +40,8 @@ GAME_STREAM_DOC = (
 ACCOUNT_STREAM_DOC = (
     "One JSON object a line: `{\"type\": \"game\", \"game\": id, \"status\", \"version\", \"my_turn\"}` for each "
     "of your current games at the start and whenever one changes (started, moved, your turn, finished); "
+    "`{\"type\": \"challenge\", \"challenge\": id, \"by\", \"engine\", \"status\", \"incoming\", \"game\"}` for each "
+    "challenge waiting for an answer (yours or others') and when it closes (`game`: the table it started); "
     "empty lines keep the connection alive. `?version=` is not used: the first lines are the snapshot, "
     "compare each game's version with the one you have.")
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -142,15 +146,36 @@ def _my_games_now(user_id: int, known: set[int]) -> dict[int, dict]:
             for game_id, status, version, engine, deadline in rows}
 
 
+def _my_challenges_now(user_id: int, known: set[int]) -> dict[int, dict]:
+    """{challenge id: its line} for the challenges to or from the user still waiting, and those he was told of."""
+    mine = Q(created_by_id=user_id) | Q(pk__in=Invitation.objects.filter(user_id=user_id).values("challenge_id"))
+    found = (Challenge.objects.filter(mine).filter(Q(status=Challenge.Status.PENDING) | Q(pk__in=known))
+             .values_list("pk", "created_by_id", "created_by__username", "engine", "status", "game_id"))
+    return {pk: {"type": "challenge", "challenge": pk, "by": by_name, "engine": engine, "status": status,
+                 "incoming": by_id != user_id, "game": game_id}
+            for pk, by_id, by_name, engine, status, game_id in found}
+
+
+def _account_now(user_id: int, games: set[int], challenges: set[int]) -> dict[tuple[str, int], dict]:
+    now = {("game", pk): line for pk, line in _my_games_now(user_id, games).items()}
+    now.update({("challenge", pk): line for pk, line in _my_challenges_now(user_id, challenges).items()})
+    return now
+
+
+def _still_open(line: dict) -> bool:
+    return line["status"] not in OVER if line["type"] == "game" else line["status"] == Challenge.Status.PENDING
+
+
 async def _account_lines(user_id: int):
     ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
-    told: dict[int, dict] = {}
+    told: dict[tuple[str, int], dict] = {}
     while time.monotonic() < ends_at:
-        now = await database_sync_to_async(_my_games_now)(user_id, set(told))
-        changed = [line for game_id, line in sorted(now.items()) if told.get(game_id) != line]
+        now = await database_sync_to_async(_account_now)(
+            user_id, {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})
+        changed = [line for key, line in sorted(now.items()) if told.get(key) != line]
         for line in changed:
             yield _line(line)
-        told = {game_id: line for game_id, line in now.items() if line["status"] not in OVER}
+        told = {key: line for key, line in now.items() if _still_open(line)}
         if not changed:
             yield b"\n"
         await asyncio.sleep(settings.API_STREAM_POLL_SECONDS)

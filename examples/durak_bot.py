@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """A Durak bot for the Kitchen table API: it plays random legal moves.
 
-Standard library only. Make a token with the "read" and "play" scopes on your
-profile's API page (/api/tokens/), then:
+Standard library only. Make a token with the "read", "play" and "challenge"
+scopes on your profile's API page (/api/tokens/), then:
 
-    python examples/durak_bot.py --site http://127.0.0.1:8000 --token kt_...           # wait for a table of mine
-    python examples/durak_bot.py --site ... --token ... --create                       # open a table, wait, play
-    python examples/durak_bot.py --site ... --token ... --join 42                     # take a seat at table 42
+    python examples/durak_bot.py --site http://127.0.0.1:8000 --token kt_...  # accept a challenge, play
+    python examples/durak_bot.py --site ... --token ... --challenge alice      # challenge alice, play
+    python examples/durak_bot.py --site ... --token ... --create               # open a table, wait, play
+    python examples/durak_bot.py --site ... --token ... --join 42              # take a seat at table 42
 
-It follows the game on the NDJSON stream (/api/v1/games/<id>/stream), and
+It follows its account's NDJSON stream (/api/v1/account/stream) for its
+challenges, then the game's (/api/v1/games/<id>/stream), and
 whenever its seat has legal moves it sends one of them with the version it
 saw and a fresh move_id, until the game is over.
 """
@@ -60,22 +62,32 @@ def log(*words) -> None:
 
 
 def my_table(api: Api, args) -> int:
-    """The table to play: joined, created, or the first of mine that is open or in play."""
-    if args.join:
-        status, table = api.call("POST", f"/api/v1/games/{args.join}/join", {})
+    """The table to play: joined, created, or the one a challenge starts (accepted, or sent and accepted)."""
+    if args.join or args.create:
+        path, body = (f"/api/v1/games/{args.join}/join", {}) if args.join else (
+            "/api/v1/games", {"engine": "durak", "players": 2, "allow_bots": True})
+        status, table = api.call("POST", path, body)
         if status != 200:
-            sys.exit(f"cannot join table {args.join}: {table['message']}")
+            sys.exit(f"no table: {table['message']}")
+        log(f"table {table['id']} {'joined' if args.join else 'created: waiting for an opponent'}")
         return table["id"]
-    if args.create:
-        status, table = api.call("POST", "/api/v1/games", {"engine": "durak", "players": 2, "allow_bots": True})
+    if args.challenge:
+        status, sent = api.call("POST", "/api/v1/challenges", {"usernames": [args.challenge], "engine": "durak"})
         if status != 200:
-            sys.exit(f"cannot create a table: {table['message']}")
-        log(f"table {table['id']} created: waiting for an opponent")
-        return table["id"]
-    log("waiting for a table of mine")
-    for event in api.stream("/api/v1/account/stream"):
-        if event and event["type"] == "game" and event["engine"] == "durak" and event["status"] not in OVER:
+            sys.exit(f"cannot challenge {args.challenge}: {sent['message']}")
+        log(f"challenge {sent['id']} sent to {args.challenge}")
+    else:
+        log("waiting for a challenge")
+    for event in api.stream("/api/v1/account/stream"):  # challenges first, then games
+        if not event or event["type"] != "challenge" or event["engine"] != "durak":
+            continue
+        if event["incoming"] and event["status"] == "pending" and not args.challenge:
+            status, answer = api.call("POST", f"/api/v1/challenges/{event['challenge']}/accept")
+            log(f"challenge {event['challenge']} from {event['by']} accepted" if status == 200 else answer["message"])
+        if event["status"] == "started":
             return event["game"]
+        if args.challenge and not event["incoming"] and event["status"] != "pending":
+            sys.exit(f"challenge {event['challenge']}: {event['status']}")
 
 
 def move(api: Api, game_id: int, state: dict) -> dict | None:
@@ -104,6 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="http://127.0.0.1:8000")
     parser.add_argument("--token", required=True)
+    parser.add_argument("--challenge", metavar="USERNAME", help="challenge this player to Durak")
     parser.add_argument("--create", action="store_true", help="open a table for two and wait for an opponent")
     parser.add_argument("--join", type=int, help="take a seat at this table")
     parser.add_argument("--seed", type=int, help="seed the random choices (to repeat a game)")

@@ -1,7 +1,8 @@
 """The example client (examples/durak_bot.py) against a live server: daphne
-really started on a fresh database, two bot accounts with tokens; one bot
-opens a Durak table and waits, the other joins it, and both play random
-legal moves over the HTTP API and the NDJSON stream to the end of the game."""
+really started on a fresh database, two bot accounts with tokens. One bot
+waits for a challenge and accepts it, the other challenges it (or: one opens
+a Durak table and waits, the other joins it); both play random legal moves
+over the HTTP API and the NDJSON streams to the end of the game."""
 
 import json
 import subprocess
@@ -27,7 +28,7 @@ tokens = []
 for name in ("alpha", "beta"):
     user = User.objects.create_user(name, password="pw-not-used-1", language="en")
     make_bot(user, by=user)
-    tokens.append(create_token(user, "example bot", ["read", "play"], 1)[1])
+    tokens.append(create_token(user, "example bot", ["read", "play", "challenge"], 1)[1])
 print(json.dumps(tokens))
 '''
 
@@ -67,32 +68,54 @@ def wait_for_line(path: Path, prefix: str, process: subprocess.Popen) -> str:
     raise AssertionError(path.read_text())
 
 
-def test_the_example_bot_plays_a_whole_durak_game_against_a_live_server(tmp_path):
+@pytest.fixture
+def live(tmp_path):
+    """(stack, daphne's port, the two bots' tokens)."""
     stack = migrated_stack(tmp_path, redis_url="")
     stack.env.pop("REDIS_URL")  # one daphne process: the in-process channel layer, the tasks run in it
     stack.env.update({"CELERY_TASK_ALWAYS_EAGER": "true", "API_STREAM_POLL_SECONDS": "1"})
-    first, second = run_python(stack, SETUP)
-    bots = []
+    tokens = run_python(stack, SETUP)
     try:
         _daphne, port = stack.start_daphne()
-        creator_log, joiner_log = tmp_path / "alpha.log", tmp_path / "beta.log"
-        creator = bot(stack, port, first, "--create", "--seed", "1", log=creator_log)
-        bots.append(creator)
-        table = int(wait_for_line(creator_log, "table ", creator).split()[1])
-        joiner = bot(stack, port, second, "--join", str(table), "--seed", "2", log=joiner_log)
-        bots.append(joiner)
-        for process in bots:
-            process.wait(timeout=GAME_SECONDS)
-        logs = creator_log.read_text() + joiner_log.read_text()
-        assert [p.returncode for p in bots] == [0, 0], logs + stack.logs()
-        assert creator_log.read_text().count("game over: finished") == 1, logs
-        assert joiner_log.read_text().count("game over: finished") == 1, logs
-        print(logs)
-        result = run_python(stack, RESULT)
-        assert result["status"] == "finished" and result["engine"] == "durak" and result["version"] > 10
-        assert "logged in as BOT alpha" in creator_log.read_text()
+        yield stack, port, tokens
     finally:
-        for process in bots:
+        stack.stop_all()
+
+
+def play_out(stack, bots: list[tuple[subprocess.Popen, Path]]) -> str:
+    """Wait for both bots to end; their logs. Each must have played the game to its end."""
+    try:
+        for process, _log in bots:
+            process.wait(timeout=GAME_SECONDS)
+    finally:
+        for process, _log in bots:
             if process.poll() is None:
                 process.kill()
-        stack.stop_all()
+    logs = "".join(log.read_text() for _process, log in bots)
+    assert [process.returncode for process, _log in bots] == [0, 0], logs + stack.logs()
+    for _process, log in bots:
+        assert log.read_text().count("game over: finished") == 1, logs
+    result = run_python(stack, RESULT)
+    assert result["status"] == "finished" and result["engine"] == "durak" and result["version"] > 10, result
+    assert sorted(result["places"]) == [1, 2]
+    return logs
+
+
+def test_the_example_bot_accepts_a_challenge_and_plays_a_whole_durak_game(live, tmp_path):
+    stack, port, (alpha, beta) = live
+    waiting_log, challenger_log = tmp_path / "beta.log", tmp_path / "alpha.log"
+    waiting = bot(stack, port, beta, "--seed", "2", log=waiting_log)
+    wait_for_line(waiting_log, "waiting for a challenge", waiting)
+    challenger = bot(stack, port, alpha, "--challenge", "beta", "--seed", "1", log=challenger_log)
+    logs = play_out(stack, [(waiting, waiting_log), (challenger, challenger_log)])
+    assert "from alpha accepted" in waiting_log.read_text(), logs
+    assert "logged in as BOT alpha" in challenger_log.read_text()
+
+
+def test_the_example_bot_opens_a_table_and_another_joins_it(live, tmp_path):
+    stack, port, (alpha, beta) = live
+    creator_log, joiner_log = tmp_path / "alpha.log", tmp_path / "beta.log"
+    creator = bot(stack, port, alpha, "--create", "--seed", "1", log=creator_log)
+    table = int(wait_for_line(creator_log, "table ", creator).split()[1])
+    joiner = bot(stack, port, beta, "--join", str(table), "--seed", "2", log=joiner_log)
+    play_out(stack, [(creator, creator_log), (joiner, joiner_log)])
