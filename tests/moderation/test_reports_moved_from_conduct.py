@@ -9,7 +9,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-BEFORE = [("conduct", "0002_moderators_permissions"), ("moderation", "0002_moderators_group")]
+# The old code's database: its accounts too (later fields of the user, without a database default, would
+# refuse the old code's rows).
+BEFORE = [("conduct", "0002_moderators_permissions"), ("moderation", "0002_moderators_group"),
+          ("accounts", "0003_moderation_restrictions")]
 
 
 def migrate(targets):
