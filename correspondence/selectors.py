@@ -50,6 +50,7 @@ class Player:
     position: int
     name: str
     username: str | None
+    url: str | None  # the player page
     is_bot: bool
     is_me: bool
     is_partner: bool
@@ -235,6 +236,7 @@ def _player(seat: Seat, game: Game, my_seat: Seat, ratings: dict, vacations: dic
     rating = ratings.get((seat.user_id, game.engine)) if seat.user_id else None
     return Player(
         position=seat.position, name=str(seat.player_name), username=seat.user.username if seat.user else None,
+        url=reverse("player", args=[seat.user.username]) if seat.user else None,
         is_bot=seat.is_bot, is_me=seat.pk == my_seat.pk,
         is_partner=seat.pk != my_seat.pk and seat.team is not None and seat.team == my_seat.team,
         on_move=game.status == Game.Status.ACTIVE and seat.deadline is not None,
