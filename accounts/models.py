@@ -36,7 +36,7 @@ class User(AbstractUser):
         _("go to the next game after my move"), default=False,
         help_text=_("After each move, open by itself the most urgent game where it is my move."),
     )
-    # Moderators' restrictions (conduct/services.py sets them, conduct/restrictions.py reads them):
+    # Moderators' restrictions (moderation.services.people sets them, accounts/standing.py reads them):
     # on the user's row, so that a move's transaction, which loads its seats' users, checks them for free.
     # The last suspension: from, until (None: for good). Lifting it sets its end to that moment.
     suspended_at = models.DateTimeField(_("last suspended at"), null=True, blank=True, editable=False)
