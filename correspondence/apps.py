@@ -7,4 +7,8 @@ class CorrespondenceConfig(AppConfig):
     verbose_name = _("Correspondence play")
 
     def ready(self) -> None:
-        from correspondence import tasks  # noqa: F401 (registers the expiry task with the services)
+        from correspondence import live, tasks  # noqa: F401 (tasks registers the expiry task with the services)
+        from gameplay import events
+
+        for event in (events.GAME_STARTED, events.TURN_CHANGED, events.GAME_FINISHED, events.GAME_ABORTED):
+            events.subscribe(event, live.games_changed, after_commit=True)

@@ -21,6 +21,7 @@ from ratings.services import ratings_in_games
 # Finished and aborted games stay on the list this long, at most this many.
 RECENT_DAYS = 7
 RECENT_LIMIT = 20
+RECENT_SEATS = 200
 VACATION_LOOKBACK = timedelta(days=60)
 
 MY_MOVE, WAITING, OPEN, FINISHED = "my_move", "waiting", "open", "finished"
@@ -49,6 +50,7 @@ class Player:
     position: int
     name: str
     username: str | None
+    url: str | None  # the player page
     is_bot: bool
     is_me: bool
     is_partner: bool
@@ -108,11 +110,14 @@ def current_seats(user) -> QuerySet[Seat]:
     the seats alone (no game row read to order them): his moves first, the
     nearest move deadline on top; then the games waiting for others, the
     nearest of their deadlines first; then his open tables, the newest first."""
+    current = Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values("id")
     active = Game.objects.filter(status=Game.Status.ACTIVE).values("id")
     others_first_deadline = (Seat.objects.filter(game_id=OuterRef("game_id"), deadline__isnull=False)
                              .exclude(pk=OuterRef("pk")).order_by("deadline").values("deadline")[:1])
     return (
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        # The games in play by their ids from Game's status index: the user's
+        # finished games (most of his seats, after a while) are never read.
+        Seat.objects.filter(user=user, game_id__in=current)
         .annotate(
             group=Case(When(Q(game_id__in=active, deadline__isnull=False), then=Value(0)),
                        When(game_id__in=active, then=Value(1)), default=Value(2)),
@@ -129,7 +134,12 @@ def _load(ids: list[int]) -> list[Seat]:
 
 
 def _recently_ended(user, now: datetime) -> list[Seat]:
-    return list(Seat.objects.filter(user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
+    """The user's games that ended within RECENT_DAYS, the latest first, at
+    most RECENT_LIMIT, looked for among his RECENT_SEATS newest tables (from
+    his seats' index), so that a long history is never read."""
+    newest = Seat.objects.filter(user=user).order_by("-game_id").values("game_id")[:RECENT_SEATS]
+    return list(Seat.objects.filter(user=user, game_id__in=Subquery(newest),
+                                    game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
                                     game__finished_at__gte=now - timedelta(days=RECENT_DAYS))
                 .select_related(*RELATED).defer("game__state").order_by("-game__finished_at")[:RECENT_LIMIT])
 
@@ -226,6 +236,7 @@ def _player(seat: Seat, game: Game, my_seat: Seat, ratings: dict, vacations: dic
     rating = ratings.get((seat.user_id, game.engine)) if seat.user_id else None
     return Player(
         position=seat.position, name=str(seat.player_name), username=seat.user.username if seat.user else None,
+        url=reverse("player", args=[seat.user.username]) if seat.user else None,
         is_bot=seat.is_bot, is_me=seat.pk == my_seat.pk,
         is_partner=seat.pk != my_seat.pk and seat.team is not None and seat.team == my_seat.team,
         on_move=game.status == Game.Status.ACTIVE and seat.deadline is not None,
@@ -268,7 +279,8 @@ def friends(user) -> list[Friend]:
     ids = [f.followed_id for f in followed]
     games: dict[int, list[dict]] = {}
     if ids:
-        seats = (Seat.objects.filter(user_id__in=ids, game__status=Game.Status.ACTIVE, game__is_private=False)
+        public_in_play = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False).values("id")
+        seats = (Seat.objects.filter(user_id__in=ids, game_id__in=public_in_play)
                  .select_related("game").defer("game__state").order_by("-game_id"))
         for seat in seats:
             games.setdefault(seat.user_id, []).append(

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
+from accounts.standing import is_suspended, suspension_message
 from correspondence import emails, live
 from correspondence.models import Challenge, Follow, Invitation, Note
 from correspondence.signals import challenge_received
@@ -148,6 +149,8 @@ def create_challenge(by, usernames: list[str], game_kind: str, options: dict | N
     named, or the game's smallest table); seats beyond those named are
     filled with computer players, which `fill_with_bots` must then allow.
     Expires after `expires_in` (seconds or a timedelta; default 3 days)."""
+    if is_suspended(by):
+        raise CorrespondenceError(suspension_message(by), code="suspended")
     if game_kind not in ENGINES:
         raise CorrespondenceError(_("Unknown game."), code="bad_request")
     users = _challenged_users(by, usernames)
@@ -225,6 +228,8 @@ def answer_challenge(challenge_id: int, user, accept: bool, reason: str = "") ->
                                   % {"status": challenge.get_status_display()}, code="closed")
     if invitation.answer != Invitation.Answer.WAITING:
         raise CorrespondenceError(_("You have answered this challenge already."), code="answered")
+    if accept and is_suspended(user):
+        raise CorrespondenceError(suspension_message(user), code="suspended")
     reason = reason if isinstance(reason, str) else ""
     if not is_storable_text(reason) or len(reason) > Invitation.REASON_LENGTH:
         raise CorrespondenceError(ngettext("A reason is at most %(n)s character.",

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import VacationForm
 from accounts.models import User
+from correspondence.services import follows
 from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
@@ -123,6 +124,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "finished_page": with_results(seats_page(request, finished, anchor="finished")),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
+        "following": request.user.is_authenticated and follows(request.user, shown),
     }
     return render(request, "pages/player.html", context)
 

@@ -29,7 +29,11 @@
     retry = null;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/me/");
-    socket.onopen = () => { delay = FIRST_DELAY; };
+    socket.onopen = () => {
+      delay = FIRST_DELAY;
+      // A page with live lists (My games) wants the notices that say a list changed.
+      if (document.querySelector("[data-live-list]")) socket.send(JSON.stringify({ type: "watch" }));
+    };
     socket.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }

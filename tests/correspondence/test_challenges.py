@@ -150,8 +150,9 @@ def test_the_challenged_hear_of_it_live_by_email_and_through_the_signal(players,
     finally:
         challenge_received.disconnect(receiver)
     notice = async_to_sync(layer.receive)(channel)
-    assert notice == {"type": "user.notice", "notice": {"type": "notice", "kind": "challenge", "challenge": sent.pk,
-                                                         "by": me.name, "engine": "durak"}}
+    assert notice == {"type": "user.notice", "for_watchers": False,
+                      "notice": {"type": "notice", "kind": "challenge", "challenge": sent.pk, "by": me.name,
+                                 "engine": "durak"}}
     assert [m.to for m in mail.outbox] == [[a.email]]  # b takes no emails
     assert "player0 challenges you to Durak" in mail.outbox[0].subject
     assert reverse("challenges") in mail.outbox[0].body
@@ -208,3 +209,15 @@ def test_the_player_search_finds_names_for_the_form(players):
     found = client.get(reverse("search_players") + "?q=play").json()["players"]
     assert [p["username"] for p in found] == ["player1", "player2", "player3", "player4"]
     assert client.get(reverse("search_players") + "?q=p").json() == {"players": []}
+
+
+def test_a_suspended_account_neither_challenges_nor_accepts(players):
+    me, a, *_ = players
+    sent = challenge(me, "player1")
+    a.suspended_at, a.suspended_until = timezone.now(), timezone.now() + timedelta(days=1)
+    a.save()
+    with pytest.raises(services.CorrespondenceError, match="suspended"):
+        services.answer_challenge(sent.pk, a, True)
+    with pytest.raises(services.CorrespondenceError, match="suspended"):
+        challenge(a, "player0")
+    assert services.answer_challenge(sent.pk, a, False).status == Challenge.Status.DECLINED  # declining is fine

@@ -65,6 +65,8 @@ def test_following_from_a_player_page(players):
         assert client.post(reverse("follow"), {"username": "player1", "next": elsewhere})["Location"] == reverse("friends")
     assert client.post(reverse("follow"), {"username": "player1", "next": "/players/player1/"})["Location"] == "/players/player1/"
     assert Follow.objects.filter(follower=me, followed=a).exists()
+    page = client.get(reverse("player", args=["player1"])).content.decode()
+    assert "You follow this player." in page and reverse("unfollow") in page
 
 
 def test_the_friends_list_runs_as_many_queries_with_many_friends(players, django_assert_max_num_queries):
