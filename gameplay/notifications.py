@@ -1,4 +1,5 @@
-"""Notifications by email: "your turn", the time warning, game over, the daily digest.
+"""Notifications by email: "your turn", the time warning, game over, the daily digest,
+a seat given to someone else by a moderator.
 
 (The in-app badge, the number of games waiting for the user, is in
 `gameplay/badge.py`.)
@@ -50,6 +51,7 @@ from django.utils.translation import gettext
 from gameplay import clocks, services
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from gameplay.replaced import replacement_of
 from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
 
 log = logging.getLogger(__name__)
@@ -294,6 +296,28 @@ def _game_over(game_id: int) -> None:
             "game_url": _absolute(game.get_absolute_url()),
         })
         _send(user.email, subject, body)
+
+
+# --- a seat given to someone else -------------------------------------------------------
+
+
+def seat_replaced(game_id: int, user_ids: list[int]) -> None:
+    """After commit: a moderator gave these users' seats of the game to someone else. Email each
+    who wants email notifications the moderator's reason (sent whatever the "your turn" setting:
+    it is about a game he was playing)."""
+    try:
+        game = Game.objects.filter(pk=game_id).first()
+        users = get_user_model().objects.filter(pk__in=user_ids, is_active=True, email_notifications=True)
+        for user in users if game is not None else []:
+            replaced = replacement_of(game_id, user)
+            if replaced is None or not user.email:
+                continue
+            message = _in_language(user, replaced.message)
+            subject, body = render_email(user, "seat_replaced", {
+                "game": game, "message": message, "game_url": _absolute(game.get_absolute_url())})
+            _send(user.email, subject, body)
+    except Exception:
+        log.exception("the seat-replaced emails of game %s failed", game_id)
 
 
 # --- the daily digest -------------------------------------------------------------------

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 @shared_task(ignore_result=True)
 def after_change(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
-                 deadlines: bool, finished: bool, bot: bool) -> None:
+                 deadlines: bool, finished: bool, bot: bool, replaced: list[int] | None = None) -> None:
     """The follow-up of one committed change of a game (version `version`).
     Each part stands alone: one failing does not keep the others from running."""
     if bot:
@@ -43,6 +43,8 @@ def after_change(game_id: int, version: int, clock_started: list[int], turn_chan
         badge.send_badges(turn_changed)
     if finished:
         notifications.game_over(game_id)
+    if replaced:
+        notifications.seat_replaced(game_id, replaced)
 
 
 def queue_follow_up(follow_up: dict) -> None:

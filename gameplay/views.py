@@ -17,6 +17,7 @@ from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
+from gameplay.replaced import replacement_of
 from gameplay.results import game_result
 from gameplay.rules import first_time_at, rules_template
 from scoresheets.sheets import sheet_context
@@ -226,6 +227,9 @@ def waiting_seats(seats: list[Seat], ratings: dict | None = None) -> list[dict]:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if _hidden_from(request, game):
+        replaced = replacement_of(game.pk, request.user)
+        if replaced is not None:  # his seat of this private table went to someone else: told why
+            return render(request, "gameplay/seat_replaced.html", {"game": game, "replaced": replaced}, status=403)
         if game.pk not in request.session.get(INVITES_SESSION_KEY, []):
             raise Http404
         # An invitee whose waiting room just became a game he has no seat in (its page reloads):
@@ -251,6 +255,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
         "chat_history": chat_history(game) if game.is_over else None,
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
+        "replaced": replacement_of(game.pk, request.user) if position is None and game.status != Game.Status.OPEN else None,
     }
     # A seated player new to this game is offered its rules (one query; not after the game).
     context["first_time"] = (bool(context["rules_url"]) and position is not None and not game.is_over

@@ -10,7 +10,8 @@ after-commit callback, which
 - queues one Celery task (`gameplay.tasks.after_change`) with the work that
   does not change the game and may wait a moment: the deadline task, the
   "your turn" emails, the badges of the players whose turn changed, the
-  game-over emails and the computer player's move.
+  game-over emails, the email to a player a moderator replaced and the
+  computer player's move.
 
 So a move's request does its transaction and the fan-out, and hands the
 task to a thread of the process that queues it (queueing it is about a
@@ -61,11 +62,12 @@ class Changes:
     turn_changed: set[int] = field(default_factory=set)  # user ids whose "your move" count may change
     clocks: bool = False  # deadlines or warnings may have moved
     finished: bool = False  # the game ended in this transaction
+    replaced: set[int] = field(default_factory=set)  # user ids a moderator took a seat from (told by email)
     fan_out: bool = True  # False: made in this transaction, no page can show it yet
 
 
 def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), clocks: bool = False,
-                 finished: bool = False) -> None:
+                 finished: bool = False, replaced=()) -> None:
     """Record a change of the locked `game`; the first call of a transaction
     registers the after-commit work, later ones add to it."""
     changes = game.__dict__.get("_changes")
@@ -77,6 +79,7 @@ def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), cl
     changes.turn_changed.update(u for u in turn_changed if u is not None)
     changes.clocks = changes.clocks or clocks
     changes.finished = changes.finished or finished
+    changes.replaced.update(u for u in replaced if u is not None)
 
 
 def game_created(game: Game) -> None:
@@ -100,8 +103,10 @@ def _after_commit(game: Game) -> None:
         "finished": changes.finished,
         "bot": _bot_to_move(game),
     }
+    if changes.replaced:
+        follow_up["replaced"] = sorted(changes.replaced)
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
-            or follow_up["finished"] or follow_up["bot"]):
+            or follow_up["finished"] or follow_up["bot"] or changes.replaced):
         return
     if _follow_up is None:
         log.error("no follow-up registered (gameplay.tasks not loaded): game %s", game.pk)

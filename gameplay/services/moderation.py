@@ -188,7 +188,8 @@ def substitute_seat(game_id: int, position: int, moderator, reason: str, *, user
     after = {"seat": position, "user": seat.user_id, "name": str(seat.player_name), "computer": seat.is_bot}
     record_action(moderator, AuditEntry.Action.SUBSTITUTE, reason, game=game, target_user=previous,
                   before=before, after=after)
-    game_changed(game, turn_changed=[previous.pk if previous else None, user.pk if user else None])
+    game_changed(game, turn_changed=[previous.pk if previous else None, user.pk if user else None],
+                 replaced=[previous.pk if previous else None])  # he is told on his page and by email
     _tell_league(game, position, previous, user)
     return game
 
