@@ -85,7 +85,46 @@ def durak_two_to_beat(username: str, password: str, other: str) -> dict:
     raise AssertionError(f"no seed up to {MAX_SEEDS} gives a two-card attack the player can beat")
 
 
-SCENARIOS = {"durak_forced_take": durak_forced_take, "durak_two_to_beat": durak_two_to_beat}
+def played_games(username: str, password: str, language: str = "en") -> dict:
+    """A player (in `language`) at one table of every game kind with computer players (4 seats; Durak
+    3), each played to its end by his first legal move each time: full score sheets."""
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game
+
+    user = _player(username, password)
+    user.language = language
+    user.save(update_fields=["language"])
+    games = {}
+    for engine in ("joker", "odessa", "ipuker", "domino_poker", "durak"):
+        game = _table_with_bots(user, engine, 3 if engine == "durak" else 4)
+        for _ in range(2000):
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            legal = game_payload(game, 0)["legal"]
+            if not legal:
+                raise AssertionError(f"{engine} game {game.pk}: the computers did not move (version {game.version})")
+            services.submit_move(game.pk, user, legal[0], game.version)
+        games[engine] = {"game": game.pk, "url": game.get_absolute_url(), "sheet": f"/sheets/{game.pk}/",
+                         "order": _sheet_order(game)}
+    return games
+
+
+def _sheet_order(game) -> list[int]:
+    """The seats from the first dealer's (Ipuker: leader's) left, as a sheet on paper lists them."""
+    state = game.state
+    first = next((state[key] for key in ("first_dealer", "first_leader") if state.get(key) is not None), None)
+    if first is None and state.get("leaders"):
+        first = state["leaders"][0]
+    players = game.seats_count
+    if state.get("first_starter") is not None:  # domino Poker: from the player who started the first deal
+        return [(state["first_starter"] + offset) % players for offset in range(players)]
+    return [(first + offset) % players for offset in range(1, players + 1)] if first is not None else list(range(players))
+
+
+SCENARIOS = {"durak_forced_take": durak_forced_take, "durak_two_to_beat": durak_two_to_beat,
+             "played_games": played_games}
 
 
 def run(live_site, name: str, *args: str) -> dict:
