@@ -11,7 +11,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -198,7 +200,13 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 def ratings_rows(user) -> list[dict]:
     """The player page's ratings: each game kind's rating and its chart."""
     return [{"engine": r.engine, "name": engine_name(get_engine(r.engine)), "rating": r.rating,
-             "chart": rating_chart(r.history)} for r in player_ratings(user)]
+             "chart": rating_chart(r.history, [localtime(at).date() for at in r.dates], short_date)}
+            for r in player_ratings(user)]
+
+
+def short_date(day) -> str:
+    """A chart's date in the reader's language: "26.11.2026" / "11/26/2026"."""
+    return date_format(day, "SHORT_DATE_FORMAT")
 
 
 @require_POST

@@ -123,8 +123,22 @@ def _sheet_order(game) -> list[int]:
     return [(first + offset) % players for offset in range(1, players + 1)] if first is not None else list(range(players))
 
 
+def rated_twice(password: str, *usernames: str) -> dict:
+    """Four English-speaking people (the usernames, each his name capitalised) who played two rated
+    Joker games together, the last of them resigning both: every one is rated, provisionally."""
+    from gameplay import services
+
+    users = [_player(name, password, display_name=name.capitalize()) for name in usernames]
+    for _ in range(2):
+        game = services.create_game(users[0], "joker", players=4)
+        for user in users[1:]:
+            services.join_game(game.pk, user)
+        services.resign(game.pk, users[-1])
+    return {"names": [user.name for user in users]}
+
+
 SCENARIOS = {"durak_forced_take": durak_forced_take, "durak_two_to_beat": durak_two_to_beat,
-             "played_games": played_games}
+             "played_games": played_games, "rated_twice": rated_twice}
 
 
 def run(live_site, name: str, *args: str) -> dict:
