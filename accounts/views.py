@@ -22,7 +22,7 @@ from accounts import player_games
 from accounts.forms import FinishedGamesFilter, LoginForm, ProfileForm, SignupForm, VacationForm
 from gameplay import services
 from gameplay.broadcast import current_vacation
-from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
+from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page, with_opponents
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
@@ -113,7 +113,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 def with_results(seats):
     """The seats (a page, or a list) with their game's result (`gameplay.results`,
     the one the game page, the sheet and the emails show): `seat.result` and
-    `seat.standing`. Two queries for the whole list."""
+    `seat.standing`, and the others at its table (`seat.opponents`). Three queries for the whole list."""
+    with_opponents(list(seats))
     results = game_results([seat.game for seat in seats])
     for seat in seats:
         seat.result = results[seat.game_id]

@@ -106,9 +106,26 @@ def has_past_games(user) -> bool:
 
 
 def my_games_rows(seats) -> list[dict]:
-    """Rows of the "my games" table (gameplay/_my_games.html) from seats with their games."""
-    return [{"game": seat.game, "seat": seat, "my_turn": seat.game.status == Game.Status.ACTIVE and
-             seat.deadline is not None} for seat in seats]
+    """Rows of the "my games" table (gameplay/_my_games.html) from seats with their games, each
+    with the names of the others at the table (`with_opponents`)."""
+    seats = with_opponents(list(seats))
+    return [{"game": seat.game, "seat": seat, "opponents": seat.opponents,
+             "my_turn": seat.game.status == Game.Status.ACTIVE and seat.deadline is not None} for seat in seats]
+
+
+def with_opponents(seats: list[Seat]) -> list[Seat]:
+    """The seats, each with `opponents`: the names of the others seated at its game (computers
+    included), in seat order; partners too, marked by the caller if he wants. One query."""
+    if not seats:
+        return seats
+    others = (Seat.objects.filter(game_id__in={seat.game_id for seat in seats})
+              .filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("game_id", "position"))
+    by_game: dict[int, list[Seat]] = {}
+    for other in others:
+        by_game.setdefault(other.game_id, []).append(other)
+    for seat in seats:
+        seat.opponents = [str(o.player_name) for o in by_game.get(seat.game_id, []) if o.position != seat.position]
+    return seats
 
 
 def paginated(request: HttpRequest, items, param: str = "page", per_page: int = GAMES_PER_PAGE,

@@ -5,6 +5,7 @@ admin's, through the same services. Thin: check, parse, call, redirect."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, Q
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from gameplay import services
-from gameplay.models import Game
+from gameplay.models import Game, Seat
 from moderation.forms import AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
 
@@ -21,8 +22,10 @@ from moderation.permissions import can_moderate, is_moderator, moderated_games, 
 def games(request: HttpRequest) -> HttpResponse:
     if not (is_moderator(request.user) or organizes_a_league(request.user)):
         raise PermissionDenied
+    seated = Seat.objects.filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("position")
     in_play = (moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE))
-               .defer("state").order_by("-pk")[:200])
+               .defer("state").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated"))
+               .order_by("-pk")[:200])
     return render(request, "moderation/games.html", {"games": in_play})
 
 
