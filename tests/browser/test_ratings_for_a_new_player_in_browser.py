@@ -21,7 +21,7 @@ def test_a_provisional_player_is_on_the_leaderboard_marked_and_told_why_not_rank
     row = section.locator("tr", has_text="Lena")
     expect(row).to_have_count(1)
     expect(row.locator("abbr.provisional")).to_have_text("?")
-    expect(page.locator("main")).to_contain_text("a player joins it with his 5th rated game")
+    expect(page.locator("main")).to_contain_text("a player joins it on finishing 5 rated games")
     assert page.js_errors == []
 
 

@@ -90,7 +90,7 @@ def test_a_provisional_player_is_listed_under_the_leaderboard_with_a_mark_and_th
     play_rated_games(people, 1)
     response = client_for(people[0]).get(reverse("leaderboard", args=["joker"]))
     assert response.context["rows"] == []
-    assert "a player joins it with his 5th rated game" in response.text
+    assert "a player joins it on finishing 5 rated games" in response.text
     section = response.text.split('id="provisional"')[1]
     assert "Board 0" in section and "Board 3" in section and 'class="provisional"' in section
     assert "fewer than 5 rated games" in section

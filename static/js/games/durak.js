@@ -198,8 +198,14 @@
       ]);
     }
 
+    // Whether the defender takes in the bout the events are about: the attacker's "done" is "бито"
+    // only when every card is beaten (set from the view drawn last, then by the events in order).
+    let taking = false;
+
     function describe(event) {
       const who = playerName(event.seat);
+      if (event.type === "take" || event.type === "forced_take") taking = true;
+      if (event.type === "bout_end" || event.type === "bout") taking = false;
       const cards = (event.cards || []).map(cardLabel).join(" ");
       switch (event.type) {
         case "attack": return interpolate(gettext("%(who)s attacks: %(cards)s"), { who: who, cards: cards }, true);
@@ -208,7 +214,9 @@
         case "beat": return interpolate(gettext("%(who)s beats %(attack)s with %(card)s"), { who: who, attack: cardLabel(event.attack), card: cardLabel(event.card) }, true);
         case "take": return interpolate(gettext("%(who)s takes"), { who: who }, true);
         case "forced_take": return interpolate(gettext("%(who)s cannot beat and takes the cards"), { who: who }, true);
-        case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
+        case "done": return taking
+          ? interpolate(gettext("%(who)s throws in no more"), { who: who }, true)
+          : interpolate(gettext("%(who)s: done"), { who: who }, true);
         case "left": return interpolate(gettext("%(who)s is out of cards: out of the game, a winner"), { who: who }, true);
         case "bout_end": return event.result === "take"
           ? interpolate(gettext("End of the bout: %(who)s takes the cards"), { who: playerName(event.defender) }, true)
@@ -220,7 +228,10 @@
     }
 
     return {
-      render(view) { return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)]; },
+      render(view) {
+        taking = Boolean(view.taking);
+        return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)];
+      },
       describe: describe,
     };
   };
