@@ -170,6 +170,11 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
     ordering = ["-id"]  # the newest first, along the primary key (as -created_at, which has no index)
     change_form_template = "admin/gameplay/game/change_form.html"
 
+    def has_delete_permission(self, request, obj=None):
+        # A game's moves are append-only: deleting it could only end in "cannot delete". A moderator
+        # aborts a game instead.
+        return False
+
     def game_of(self, game: Game) -> Game:
         return game
 
