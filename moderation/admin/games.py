@@ -163,7 +163,7 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
     list_display = ["id", "game_kind", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
     list_filter = ["status", ("engine", EngineFilter), "is_private", ("time_preset", TimePresetFilter), "created_at"]
     search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
-    readonly_fields = ["engine", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
+    readonly_fields = ["game_kind", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
                        "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "moderation_records",
                        "recent_moves"]
     fields = readonly_fields + ["is_private"]
