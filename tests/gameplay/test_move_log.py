@@ -140,7 +140,7 @@ def test_a_resignation_reads_as_one_and_the_log_stays_after_the_game(players):
 
 
 def test_a_move_made_by_the_clock_says_so(players):
-    game = started_game("durak", players[:2])
+    game = seeded_game(players[:2], "durak", "1")  # a first attack the defender can answer: no forced take follows
     attacker, attack = first_legal(game)
     game = play(game, players, attack)
     Move.objects.filter(game=game).update(by=Move.By.TIMEOUT)
