@@ -39,6 +39,13 @@ class UserAdmin(BaseUserAdmin):
         self.message_user(request, ngettext("%(n)s account marked as a bot.", "%(n)s accounts marked as bots.",
                                             marked) % {"n": marked})
 
+    def has_delete_permission(self, request, obj=None):
+        # An account that has sat at a table is kept (its seats are part of games' records, which are
+        # append-only): no "Delete" that could only end in "cannot delete"; it is deactivated instead.
+        if obj is not None and obj.seats.exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(Vacation)
 class VacationAdmin(admin.ModelAdmin):

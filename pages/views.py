@@ -12,6 +12,8 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,7 +26,7 @@ from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from gameplay.results import game_results
-from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
+from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page, with_opponents
 from pages import player_games
 from pages.forms import FinishedGamesFilter
 from ratings.charts import rating_chart
@@ -55,7 +57,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 def with_results(seats):
     """The seats (a page, or a list) with their game's result (`gameplay.results`,
     the one the game page, the sheet and the emails show): `seat.result` and
-    `seat.standing`. Two queries for the whole list."""
+    `seat.standing`. With `seat.opponents`, the others at its table. Three queries for the whole list."""
+    with_opponents(list(seats))
     results = game_results([seat.game for seat in seats])
     for seat in seats:
         seat.result = results[seat.game_id]
@@ -136,5 +139,10 @@ def ratings_rows(user) -> list[dict]:
         engine, pool = split_pool(r.engine)  # a bot account's games may be rated in the bots' pool
         name = engine_name(get_engine(engine))
         rows.append({"engine": engine, "name": f"{name} ({User.BOT_LABEL})" if pool else name, "rating": r.rating,
-                     "chart": rating_chart(r.history)})
+                     "chart": rating_chart(r.history, [localtime(at).date() for at in r.dates], short_date)})
     return rows
+
+
+def short_date(day) -> str:
+    """A chart's date in the reader's language: "26.11.2026" / "11/26/2026"."""
+    return date_format(day, "SHORT_DATE_FORMAT")
