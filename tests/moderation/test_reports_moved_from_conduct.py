@@ -5,6 +5,7 @@ row: reports, the account restrictions, the audit, the moderators' rights."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
@@ -27,7 +28,7 @@ def latest():
 @pytest.mark.django_db(transaction=True)
 def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rights():
     old = migrate(BEFORE)
-    User = old.get_model("accounts", "User")
+    User = get_user_model()  # accounts stays as it is: only the two apps go back
     Report = old.get_model("conduct", "Report")
     AuditEntry = old.get_model("moderation", "AuditEntry")
     Group = old.get_model("auth", "Group")
@@ -59,7 +60,7 @@ def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rig
     assert list(Report.objects.order_by("pk").values_list("pk", "reason", "text", "status", "resolution")) == [
         (report.pk, "abuse", "rude words", "open", ""), (handled.pk, "name", "", "dismissed", "a fine name")]
     assert Report.objects.get(pk=report.pk).target_user_id == rude.pk
-    rude_now = new.get_model("accounts", "User").objects.get(pk=rude.pk)
+    rude_now = User.objects.get(pk=rude.pk)
     assert (rude_now.suspended_until, rude_now.chat_muted_until) == (until, until)
     assert new.get_model("moderation", "AuditEntry").objects.get().target_user_id == rude.pk
     rights = set(new.get_model("auth", "Group").objects.get(name="moderators").permissions
