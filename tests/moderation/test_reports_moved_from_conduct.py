@@ -39,12 +39,12 @@ def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rig
     until = timezone.now() + timedelta(days=3)
     rude = User.objects.create(username="rude", suspended_at=timezone.now(), suspended_until=until,
                                chat_muted_until=until)
-    report = Report.objects.create(reporter=reporter, subject="player", subject_key=f"player:{rude.pk}",
-                                   target_user=rude, reason="abuse", text="rude words")
-    handled = Report.objects.create(reporter=reporter, subject="player", subject_key=f"player:{moderator.pk}",
-                                    target_user=moderator, reason="name", status="dismissed",
-                                    handled_by=moderator, handled_at=timezone.now(), resolution="a fine name")
-    AuditEntry.objects.create(moderator=moderator, action="suspend", reason="insults", target_user=rude,
+    report = Report.objects.create(reporter_id=reporter.pk, subject="player", subject_key=f"player:{rude.pk}",
+                                   target_user_id=rude.pk, reason="abuse", text="rude words")
+    handled = Report.objects.create(reporter_id=reporter.pk, subject="player", subject_key=f"player:{moderator.pk}",
+                                    target_user_id=moderator.pk, reason="name", status="dismissed",
+                                    handled_by_id=moderator.pk, handled_at=timezone.now(), resolution="a fine name")
+    AuditEntry.objects.create(moderator_id=moderator.pk, action="suspend", reason="insults", target_user_id=rude.pk,
                               after={"suspended_until": until.isoformat()})
     report_type = ContentType.objects.get_or_create(app_label="conduct", model="report")[0]
     player_type = ContentType.objects.get_or_create(app_label="conduct", model="player")[0]
