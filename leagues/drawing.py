@@ -36,7 +36,7 @@ from django.db.models import Exists, OuterRef
 
 from gameplay.models import Game
 
-from leagues import services
+from leagues import services, stored_standings
 from leagues.models import Division, Fixture, League, Season
 
 START_CHUNK = 10  # games started per transaction (each holds the write lock: keep it short)
@@ -77,6 +77,7 @@ def _store_fixtures(season_id: int, division_id: int, tables: list[tuple[int, li
         return
     Fixture.objects.bulk_create(Fixture(division_id=division_id, round=number, seats=seats)
                                 for number, seats in tables)
+    stored_standings.changed(division_id)  # the schedule: games left to play, the rounds
 
 
 @transaction.atomic

@@ -441,10 +441,6 @@ def withdraw(entry_id: int, by) -> Entry:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    if entry.division_id:
-        from leagues.live import standings_changed
-
-        standings_changed(entry.division_id)
     running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
                                        seats__user=entry.user).values_list("pk", flat=True).distinct())
     if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
@@ -452,6 +448,11 @@ def withdraw(entry_id: int, by) -> Entry:
     else:
         for game_id in running:
             game_services.resign(game_id, entry.user)
+    if entry.division_id:
+        from leagues.live import standings_changed
+
+        # After the games: each game's end locks its game row, then the division's (its standings' version).
+        standings_changed(entry.division_id)
     return entry
 
 
