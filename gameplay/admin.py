@@ -41,6 +41,7 @@ from gameplay.engine import ENGINES
 from gameplay.forms import AbortForm
 from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
+from gameplay.paging import EstimatedCountPaginator
 from moderation.forms import AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
 
@@ -83,6 +84,8 @@ class SafeChangeList(ChangeList):
 class ModeratorAdmin(admin.ModelAdmin):
     # The filtered count is enough: no second count of the whole table.
     show_full_result_count = False
+    # The whole table's count from PostgreSQL's statistics once it is big (gameplay.paging).
+    paginator = EstimatedCountPaginator
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList

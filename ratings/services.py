@@ -199,12 +199,9 @@ def leaderboard(engine: str, now: datetime):
     the last LEADERBOARD_ACTIVE_DAYS days."""
     from datetime import timedelta
 
-    from django.db.models import F
-
     return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
                                   updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
-            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
-            .order_by("-ordinal", "user__username"))
+            .select_related("user").order_by("-ordinal", "user__username"))
 
 
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:
