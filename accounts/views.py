@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +22,7 @@ from gameplay.broadcast import current_vacation
 from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
-from gameplay.models import Game, Seat
+from gameplay.models import Game, PlayerTally, Seat
 from ratings.charts import rating_chart
 from ratings.services import player_ratings
 from gameplay.results import game_results
@@ -170,9 +169,8 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     shown = get_object_or_404(get_user_model(), username=username, is_active=True)
     seats = Seat.objects.filter(user=shown).select_related("game")
-    stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
-        played=Count("pk"), won=Count("pk", filter=Q(place=1))
-    )
+    tally = PlayerTally.objects.filter(user=shown).first() or PlayerTally(user=shown)
+    stats = {"played": tally.finished, "won": tally.won}
     filters = FinishedGamesFilter(request.GET or None, leagues=player_games.leagues_of(shown))
     chosen = filters.cleaned_data if filters.is_valid() else {}
     opponent = player_games.find_opponent(chosen.get("opponent", ""))
@@ -187,12 +185,18 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "ratings": ratings_rows(shown),
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
         "filters": filters,
-        "filtered": bool(chosen and any(chosen.values())),
-        "finished_page": with_results(seats_page(request, finished, anchor="finished")),
+        "filtered": chosen_any(chosen),
+        "finished_page": with_results(seats_page(request, finished, anchor="finished",
+                                                 count=None if chosen_any(chosen) else tally.public_finished)),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
     }
     return render(request, "accounts/player.html", context)
+
+
+def chosen_any(filters: dict) -> bool:
+    """Whether the player page's filter form narrows the list of finished games."""
+    return bool(filters and any(filters.values()))
 
 
 def ratings_rows(user) -> list[dict]:
