@@ -186,9 +186,9 @@ class World:
                 self._write_batch(range(self.games, self.games + n))
             self.games += n
             done += n
-        self.count_finished()
             if self.games % 2000 == 0 or done == count:
                 progress(f"{self.games} games written")
+        self.count_finished()
 
     def _write_batch(self, numbers: range) -> None:
         from django.db import connection
