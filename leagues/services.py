@@ -430,7 +430,7 @@ def withdraw(entry_id: int, by) -> Entry:
     for him) or a computer player finishes them (a substitution with `by` as
     its actor in the audit: whoever asked for the withdrawal); his tables not
     yet started are not played, or start with a computer in his seat."""
-    entry = Entry.objects.select_for_update().select_related("season__league", "user", "partner") \
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("season__league", "user", "partner") \
         .filter(pk=entry_id).first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
