@@ -16,14 +16,25 @@ from gameplay.models import Game
 from moderation.forms import AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
 
+GAMES_PER_PAGE = 50
+
 
 @login_required
 def games(request: HttpRequest) -> HttpResponse:
+    """The games in play, the newest first, GAMES_PER_PAGE at a time
+    (`?before=<id>`: the older ones; read along the index game_status_newest,
+    without counting them)."""
     if not (is_moderator(request.user) or organizes_a_league(request.user)):
         raise PermissionDenied
-    in_play = (moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE))
-               .defer("state").order_by("-pk")[:200])
-    return render(request, "moderation/games.html", {"games": in_play})
+    in_play = moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE)).defer("state")
+    before = request.GET.get("before", "")
+    if before.isdigit() and len(before) < 19:
+        in_play = in_play.filter(pk__lt=int(before))
+    rows = list(in_play.order_by("-pk")[:GAMES_PER_PAGE + 1])
+    shown = rows[:GAMES_PER_PAGE]
+    return render(request, "moderation/games.html", {
+        "games": shown, "paged": bool(before),
+        "older_url": f"?before={shown[-1].pk}" if len(rows) > GAMES_PER_PAGE else ""})
 
 
 @login_required
