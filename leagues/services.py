@@ -9,8 +9,9 @@ the league says. When a league game ends, finished, adjudicated or aborted
 (the game services call `game_over` in the transaction that ends it), its
 division's standings are pushed to their open pages after the commit
 (`leagues.live`) and the next round starts once its division's round is
-over; the standings are computed from the finished games whenever they are
-shown (`leagues.standings`).
+over; the standings are computed from the finished games once per change,
+by that push, and stored per language for the pages to read
+(`leagues.standings`, `leagues.stored_standings`).
 
 Decisions (issue 13):
 - Divisions are filled from the top: the players ordered first by last
