@@ -37,8 +37,8 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_rating_per_player_and_game")]
         indexes = [models.Index(fields=["engine", "updated_at"], name="rating_engine_updated"),
                    # The leaderboard: the players out of the provisional mark, best first.
-                   models.Index(models.F("engine"), models.F("ordinal").desc(), name="rating_leaderboard",
-                                condition=models.Q(games__gte=PROVISIONAL_GAMES))]
+                   models.Index(models.F("engine"), models.F("ordinal").desc(), models.F("user"),
+                                name="rating_leaderboard", condition=models.Q(games__gte=PROVISIONAL_GAMES))]
 
     def __str__(self) -> str:
         return f"{self.user} · {self.engine} · {self.value}"
