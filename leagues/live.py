@@ -10,7 +10,7 @@ Protocol of `/ws/leagues/divisions/<division id>/` (JSON text frames;
       at most one every SYNC_SECONDS, others are ignored)
   server -> {"type": "error", "code": "bad_request" | "rate_limited" | "busy", "message": "..."}
 
-Who may follow: whoever may see the league (`services.visible_leagues`):
+Who may follow: whoever may see the league (`models.visible_leagues`):
 anyone for a public league, its members, organizer and staff for an
 invite-only one; others are closed with 4403. Only what the page shows is
 sent: the standings are public to whoever sees the league.
@@ -18,8 +18,8 @@ sent: the standings are public to whoever sees the league.
 When a league game's end commits (`services.game_over`: a result or an
 abort; a withdrawal, the end of a season), `standings_changed` marks the
 division's stored standings stale in that transaction and queues one Celery
-task (`leagues.tasks.push_standings`) after the commit, which reads the
-standings once, renders them once per language, stores them
+task (`push_standings_task`) after the commit, which reads the standings
+once, renders them once per language, stores them
 (`leagues.stored_standings`: what the page views read) and sends each
 language's group its HTML: the cost does not grow with the number of pages
 open or page views. Several changes
@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
+from celery import shared_task
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -41,7 +42,7 @@ from django.db import transaction
 from django.utils import translation
 
 from leagues import stored_standings
-from leagues.models import Division
+from leagues.models import Division, visible_leagues
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,6 @@ def group_name(division_id: int, language: str) -> str:
 
 
 def may_follow(division_id: int, user) -> bool:
-    from leagues.services import visible_leagues
-
     return Division.objects.filter(pk=division_id, season__league__in=visible_leagues(user)).exists()
 
 
@@ -76,8 +75,6 @@ def standings_changed(division_id: int) -> None:
 
 
 def _queue_push(division_id: int) -> None:
-    from leagues.tasks import queue_push
-
     key = _QUEUED_KEY.format(division_id)
     try:
         if not cache.add(key, 1, timeout=_QUEUED_SECONDS):
@@ -117,3 +114,17 @@ def current(division_id: int, language: str) -> dict | None:
         return None
     row = stored_standings.read(division, language)
     return {"type": "standings", "html": row.html, "stamp": row.computed_at.timestamp()}
+
+
+@shared_task(ignore_result=True, name="leagues.tasks.push_standings")
+def push_standings_task(division_id: int) -> None:
+    push_standings(division_id)
+
+
+def queue_push(division_id: int) -> None:
+    """After the commit of a league game's result. A refused task loses only
+    the live update: the page shows the new standings when reloaded."""
+    try:
+        push_standings_task.delay(division_id)
+    except Exception:
+        log.exception("could not queue the standings push of division %s", division_id)

@@ -3,10 +3,14 @@ divisions, each with its schedule of tables (fixtures), every one an ordinary
 game of the platform."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from gameplay import labels
+from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, new_seed
 
@@ -81,8 +85,6 @@ class League(models.Model):
         return reverse("league", args=[self.slug])
 
     def clean(self) -> None:
-        from django.core.exceptions import ValidationError
-
         if self.on_withdrawal == self.OnWithdrawal.COMPUTER and not self.computer_substitutes:
             raise ValidationError({"computer_substitutes": _(
                 "A computer player can finish a withdrawn player's games only in a league that allows "
@@ -90,16 +92,12 @@ class League(models.Model):
 
     @property
     def engine_name(self) -> str:
-        from gameplay.engine import get_engine
-
         return engine_name(get_engine(self.engine))
 
     @property
     def variant_label(self) -> str:
         """The league's tables in a few words, as the lobby words a table (the game's options)."""
-        from gameplay.i18n import variant_label
-
-        return variant_label(self.engine, self.options, self.players)
+        return labels.variant_words(self.engine, self.options, self.players)
 
     @property
     def tiebreak_chain(self) -> list[str]:
@@ -208,6 +206,18 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.division} · {self.round}"
+
+
+def visible_leagues(user):
+    """The leagues `user` may see: the public ones, and the invite-only ones
+    he organizes or has played in (staff: all)."""
+    leagues = League.objects.all()
+    if user.is_staff:
+        return leagues
+    if not user.is_authenticated:
+        return leagues.filter(is_private=False)
+    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
+                          | Q(seasons__entries__partner=user)).distinct()
 
 
 class StoredStandings(models.Model):

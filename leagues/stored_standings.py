@@ -29,6 +29,7 @@ from django.utils import timezone, translation
 
 from leagues.models import Division, Entry, Fixture, StoredStandings
 from leagues.standings import DivisionStandings, division_standings
+from scoresheets.standings_view import standings_table
 
 
 def changed(division_id: int) -> None:
@@ -67,8 +68,6 @@ def read(division: Division, language: str) -> StoredStandings:
 
 def render(standings: DivisionStandings, language: str) -> str:
     """The standings part of the division's page, in `language`."""
-    from scoresheets.standings_view import standings_table
-
     with translation.override(language):
         return render_to_string("leagues/_standings.html", {
             "division": standings.division, "season": standings.division.season,

@@ -2,30 +2,57 @@
 
 - Moderators (the "moderators" group, which holds `moderation.moderate_games`)
   and superusers: every game and every chat.
-- A league's organizer: the games of their own leagues only (a game belongs
-  to a league through `leagues.Fixture.game`).
+- Whoever an app above says oversees a game: a league's organizer, the games
+  of their own leagues (`leagues` registers its `Overseer` in its `ready()`:
+  moderation knows nothing of leagues).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 MODERATORS_GROUP = "moderators"
 MODERATE_PERMISSION = "moderation.moderate_games"
 
 
+@dataclass(frozen=True)
+class Overseer:
+    """Someone other than the site's moderators who may moderate some games,
+    as an app above decides it."""
+
+    oversees: Callable  # (user, game) -> bool
+    overseen_games: Callable  # (user, games queryset) -> the games of it the user oversees
+    oversees_any: Callable  # (user) -> bool: whether the user oversees any game at all
+    # (game) -> whether a leaving player's seat goes to a computer (True) or is forfeited (False);
+    # None where this overseer has no say about the game.
+    computer_takes_over: Callable
+
+
+_overseers: list[Overseer] = []
+
+
+def add_overseer(overseer: Overseer) -> None:
+    if overseer not in _overseers:
+        _overseers.append(overseer)
+
+
+def _active(user) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
 def is_moderator(user) -> bool:
     """A site-wide moderator: an active superuser or a member of the moderators group."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    if not _active(user):
         return False
     return user.is_superuser or user.has_perm(MODERATE_PERMISSION)
 
 
 def organizes_league_of(user, game) -> bool:
-    """Whether `user` organizes the league `game` was scheduled in."""
-    if user is None or not user.is_authenticated or not user.is_active or game is None:
+    """Whether `user` oversees `game` (organizes the league it was scheduled in)."""
+    if not _active(user) or game is None:
         return False
-    from leagues.models import Fixture
-
-    return Fixture.objects.filter(game_id=game.pk, division__season__league__organizer_id=user.pk).exists()
+    return any(overseer.oversees(user, game) for overseer in _overseers)
 
 
 def can_moderate(user, game) -> bool:
@@ -37,15 +64,24 @@ def moderated_games(user, games):
     """`games` (a queryset) narrowed to the ones `user` may moderate."""
     if is_moderator(user):
         return games
-    if user is None or not user.is_authenticated or not user.is_active:
+    if not _active(user) or not _overseers:
         return games.none()
-    return games.filter(fixture__division__season__league__organizer_id=user.pk)
+    narrowed = [overseer.overseen_games(user, games) for overseer in _overseers]
+    return narrowed[0].union(*narrowed[1:]) if len(narrowed) > 1 else narrowed[0]
 
 
 def organizes_a_league(user) -> bool:
-    """Whether `user` organizes any league (and so may moderate its games)."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    """Whether `user` oversees any game (organizes a league, and so may moderate its games)."""
+    if not _active(user):
         return False
-    from leagues.models import League
+    return any(overseer.oversees_any(user) for overseer in _overseers)
 
-    return League.objects.filter(organizer_id=user.pk).exists()
+
+def computer_takes_over(game, default: bool) -> bool:
+    """Whether a computer player continues a leaving player's seat at `game`
+    (else the game is forfeited): as an overseer of the game says, else `default`."""
+    for overseer in _overseers:
+        said = overseer.computer_takes_over(game)
+        if said is not None:
+            return said
+    return default

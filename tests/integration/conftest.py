@@ -68,6 +68,7 @@ from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import Game, Move, Seat
+from moderation.services import games as moderation_actions
 
 
 def iso(value):
@@ -159,7 +160,7 @@ def abort_active():
     """Stop every running table (and so its clocks), to leave nothing ticking for the next test."""
     aborted = []
     for game in Game.objects.filter(status=Game.Status.ACTIVE):
-        services.abort_game(game.pk, game.created_by, "end of the integration test")
+        moderation_actions.abort_game(game.pk, game.created_by, "end of the integration test")
         aborted.append(game.pk)
     return {"aborted": aborted}
 

@@ -6,7 +6,7 @@ standings: neither played nor scheduled for anyone at its table."""
 import pytest
 
 from gameplay.models import Game
-from gameplay.services.moderation import abort_game
+from moderation.services.games import abort_game
 from leagues.models import Division, Entry, Fixture, League
 from leagues.standings import division_standings
 from tests.leagues.conftest import start
@@ -69,7 +69,7 @@ def test_an_abort_pushes_the_division_standings(people, monkeypatch, django_capt
     start(season.pk, people[0])
     division = Division.objects.get(season=season)
     pushed = []
-    monkeypatch.setattr("leagues.tasks.queue_push", pushed.append)
+    monkeypatch.setattr("leagues.live.queue_push", pushed.append)
     with django_capture_on_commit_callbacks(execute=True):
         abort_game(Fixture.objects.filter(division=division).first().game_id, people[0], "The table broke")
     assert pushed == [division.pk]
