@@ -207,7 +207,7 @@ def leaderboard(engine: str, now: datetime):
 
     The activity test is written so that no index serves it (COALESCE of the
     column with itself): SQLite, which keeps no statistics, otherwise reads
-    every active player through rating_engine_updated and sorts them all."""
+    every active player through rating_engine_updated_games and sorts them all."""
     from django.db.models.functions import Coalesce
 
     return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES)
@@ -216,7 +216,7 @@ def leaderboard(engine: str, now: datetime):
 
 
 def leaderboard_size(engine: str, now: datetime) -> int:
-    """How many players `leaderboard` lists (counted along rating_engine_updated)."""
+    """How many players `leaderboard` lists (counted from the index rating_engine_updated_games alone)."""
     return Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
                                  updated_at__gte=_active_since(now)).count()
 

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from gameplay import services
 from gameplay.models import Game, PlayerTally, Seat
+from moderation.services.games import abort_game, adjudicate_game
 from tests.gameplay.conftest import client_for, started_game
 
 pytestmark = pytest.mark.django_db
@@ -41,9 +42,9 @@ def test_an_invite_only_game_counts_but_is_not_listed(players):
 def test_an_adjudicated_game_counts_and_an_aborted_one_does_not(players, django_user_model):
     moderator = django_user_model.objects.create_superuser("tally-mod", password="pw-not-used-1")
     adjudicated = started_game("durak", players[:2])
-    services.adjudicate_game(adjudicated.pk, moderator, "Agreed", {"places": [2, 1]})
+    adjudicate_game(adjudicated.pk, moderator, "Agreed", {"places": [2, 1]})
     aborted = started_game("durak", players[:2])
-    services.abort_game(aborted.pk, moderator, "Broken")
+    abort_game(aborted.pk, moderator, "Broken")
     assert tally(players[0]) == (1, 0, 1) and tally(players[1]) == (1, 1, 1)
     assert set(Seat.objects.filter(game=aborted).values_list("finished_at", flat=True)) == {None}
 

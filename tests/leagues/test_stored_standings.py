@@ -11,6 +11,7 @@ import pytest
 from gameplay import services as game_services
 from leagues import live, services, stored_standings
 from leagues.models import Division, Entry, Fixture, League, StoredStandings
+from moderation.services.games import adjudicate_game
 from tests.gameplay.conftest import client_for
 from tests.leagues.conftest import start
 
@@ -91,7 +92,7 @@ def test_a_result_whose_push_was_lost_is_shown_all_the_same(people, monkeypatch,
     division = running_division(people)
     client = client_for(people[3])
     played(client, division)
-    monkeypatch.setattr("leagues.tasks.queue_push", lambda division_id: None)
+    monkeypatch.setattr("leagues.live.queue_push", lambda division_id: None)
     with django_capture_on_commit_callbacks(execute=True):
         game_services.resign(games_of(division, people[1])[0].game_id, people[1])
     assert played(client, division)["Stored 1"] == 1
@@ -107,7 +108,7 @@ def test_an_adjudication_changes_what_the_page_shows(people, django_user_model, 
     fixture = Fixture.objects.get(division=division)
     winner = next(s.position for s in fixture.game.seats.all() if s.user_id == people[1].pk)
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.adjudicate_game(fixture.game_id, moderator, "Agreed", {"places": [1 if p == winner else 2 for p in range(2)]})
+        adjudicate_game(fixture.game_id, moderator, "Agreed", {"places": [1 if p == winner else 2 for p in range(2)]})
     rows = rows_shown(client, division)
     assert [cells[1] for cells in sorted(rows.values(), key=lambda cells: cells[0])] == ["Stored 1", "Stored 0"]
     assert {name: cells[2] for name, cells in rows.items()} == {"Stored 0": "1", "Stored 1": "1"}
