@@ -27,7 +27,7 @@ class User(AbstractUser):
         help_text=_("Your clocks stop at night at tables that allow it (your own time zone)."),
     )
     night_pause_end = models.TimeField(_("night pause until"), null=True, blank=True)
-    # Moderators' restrictions (conduct/services.py sets them, conduct/restrictions.py reads them):
+    # Moderators' restrictions (moderation.services.people sets them, accounts/standing.py reads them):
     # on the user's row, so that a move's transaction, which loads its seats' users, checks them for free.
     # The last suspension: from, until (None: for good). Lifting it sets its end to that moment.
     suspended_at = models.DateTimeField(_("last suspended at"), null=True, blank=True, editable=False)

@@ -11,7 +11,7 @@ Decisions (issue 12):
   rated as one team at their pair's place.
 - A table is rated or casual (`Game.rated`, chosen when it is created). A
   game with a computer player from the start is not rated.
-- Substitutes (issue 14, `gameplay.services.moderation.substitute_seat`):
+- Substitutes (issue 14, `moderation.services.games.substitute_seat`):
   a player a moderator replaced, by a computer or by another person, is
   rated as the one who left: last, below every other seat (leavers of one
   game share that place); in pairs the leaver is rated alone, the partner
