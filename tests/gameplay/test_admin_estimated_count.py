@@ -7,8 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gameplay import paging
-from gameplay.models import Move
-from gameplay.models import Game
+from gameplay.models import Game, Move
 from tests.gameplay.conftest import a_legal_action, acting_player, client_for
 
 pytestmark = pytest.mark.django_db
