@@ -17,7 +17,11 @@ from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, League, Season
 from leagues.standings import division_standings
 from moderation.permissions import is_moderator
-from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, standings_table
+from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, csv_number, standings_table, tiebreak_columns
+
+# The results CSV's columns: stable keys, the same in every language (the division page says what
+# each means).
+RESULTS_CSV_KEYS = ["round", "game", "entry", "player", "place", "game_score"]
 
 
 def _league(request: HttpRequest, slug: str) -> League:
@@ -92,12 +96,14 @@ def division_page(request: HttpRequest, slug: str, number: int, division: int) -
     default the first not over): neither the page's size nor its work grows
     with the games."""
     found = _division(request, slug, number, division)
-    stored = stored_standings.read(found, live.language_of(translation.get_language()))  # our template's output
+    # The stored HTML is leagues/_standings.html rendered with autoescaping (leagues.stored_standings.render).
+    stored = stored_standings.read(found, live.language_of(translation.get_language()))
     rounds = stored.rounds
     shown = _round_shown(request, stored.current_round, rounds)
     return render(request, "leagues/division.html", {
         "league": found.season.league, "season": found.season, "division": found,
-        "standings_html": mark_safe(stored.html), "rounds": rounds, "round": shown,
+        "standings_html": mark_safe(stored.html), "tiebreak_columns": tiebreak_columns(found.season.league),
+        "rounds": rounds, "round": shown,
         "round_fixtures": stored_standings.round_fixtures(found, shown),
         "previous_round": shown - 1 if shown and shown - 1 in rounds else None,
         "next_round": shown + 1 if shown and shown + 1 in rounds else None,
@@ -140,13 +146,14 @@ def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> 
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-results.csv"'
     writer = csv.writer(response)
-    writer.writerow(["round", "game", "entry", "player", "place", "game score"])
+    writer.writerow(RESULTS_CSV_KEYS)
     substitute = _("a substitute")
     for fixture, result in standings.games:
         for entry_id, place in result.places.items():
             entry = standings.entries.get(entry_id)
             writer.writerow([fixture.round, fixture.game_id, entry_id if entry else "",
-                             str(entry) if entry else substitute, place, result.scores.get(entry_id, "")])
+                             str(entry) if entry else substitute, csv_number(place),
+                             csv_number(result.scores.get(entry_id))])
     return response
 
 
