@@ -116,6 +116,7 @@ def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
     if cross is None:
         cross = cross_table_fits(standings)
     league = standings.division.season.league
+    keys = list(league.tiebreak_chain)
     columns = tiebreak_columns(league)
     grid = league.players == 2 or league.in_pairs
     rule = PointsRule(per_place=tuple(league.points_per_place) or None)
