@@ -233,14 +233,9 @@ def _active_since(now: datetime) -> datetime:
 def provisional_players(engine: str, now: datetime):
     """The players of a game kind not on its leaderboard yet for too few rated games (fewer than
     PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating."""
-    from datetime import timedelta
-
-    from django.db.models import F
-
     return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES,
-                                  updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
-            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
-            .order_by("-ordinal", "user__username"))
+                                  updated_at__gte=_active_since(now))
+            .select_related("user").order_by("-ordinal", "user__username"))
 
 
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:
