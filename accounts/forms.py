@@ -89,7 +89,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "email_notifications", "turn_emails",
-                  "night_pause_start", "night_pause_end"]
+                  "night_pause_start", "night_pause_end", "challenges_from_friends_only", "next_game_after_move"]
         help_texts = {
             "email_notifications": _("Send me an email when a game ends or my time is running out."),
             "turn_emails": _("An email when it is my move and I am not on the game page."),

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import VacationForm
+from correspondence.services import follows
 from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
@@ -124,6 +125,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                                                  count=None if chosen_any(chosen) else tally.public_finished)),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
+        "following": request.user.is_authenticated and follows(request.user, shown),
     }
     return render(request, "pages/player.html", context)
 

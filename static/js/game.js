@@ -264,6 +264,7 @@
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
     showTurnInTitle();
+    announceTurn();
     showEnding(current.result);
     chat.setOpen(current.status === "active");
   }
@@ -310,6 +311,17 @@
     document.title = mine ? interpolate(gettext("(%(n)s) Your move — %(title)s"), { n: waiting, title: plainTitle }, true) : plainTitle;
   }
   document.addEventListener("games-waiting", showTurnInTitle);
+
+  // Whether it is the viewer's move, announced with a "game-turn" event on
+  // document after each render (the next-game button listens: next-game.js).
+  function announceTurn() {
+    const view = current.view || {};
+    const mine = current.status === "active" && current.seat !== null && current.seat !== undefined &&
+      (view.actors || []).includes(current.seat);
+    document.dispatchEvent(new CustomEvent("game-turn", {
+      detail: { mine: mine, status: current.status, version: current.version, seat: current.seat },
+    }));
+  }
 
   function statusText(status) {
     return { finished: gettext("finished"), aborted: gettext("aborted"), active: gettext("in play") }[status] || status;
