@@ -40,6 +40,7 @@ from gameplay.clocks import PRESETS
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
+from gameplay.paging import EstimatedCountPaginator
 from gameplay.services.base import GameError
 from moderation.forms import AbortForm, AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.models import AuditEntry
@@ -85,6 +86,8 @@ class SafeChangeList(ChangeList):
 class ModeratorAdmin(admin.ModelAdmin):
     # The filtered count is enough: no second count of the whole table.
     show_full_result_count = False
+    # The whole table's count from PostgreSQL's statistics once it is big (gameplay.paging).
+    paginator = EstimatedCountPaginator
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList
