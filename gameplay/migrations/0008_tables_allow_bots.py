@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gameplay', '0005_game_rated'),
+        ('gameplay', '0007_game_status_newest_index'),
     ]
 
     operations = [

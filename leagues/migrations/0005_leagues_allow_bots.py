@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_substitutes'),
+        ('leagues', '0004_stored_standings'),
     ]
 
     operations = [
