@@ -10,10 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-# The old code's database: its accounts too (later fields of the user, without a database default, would
-# refuse the old code's rows).
-BEFORE = [("conduct", "0002_moderators_permissions"), ("moderation", "0002_moderators_group"),
-          ("accounts", "0003_moderation_restrictions")]
+BEFORE = [("conduct", "0002_moderators_permissions"), ("moderation", "0002_moderators_group")]
 
 
 def migrate(targets):
