@@ -204,3 +204,35 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.division} · {self.round}"
+
+
+class Invitation(models.Model):
+    """The organizer's invitation to a season (or, in pairs, a player's to his
+    partner): nobody is entered in a season without his own consent. An
+    entry is made once every player of it has accepted (`leagues.services`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("season"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_invitations",
+                             verbose_name=_("invited player"))
+    partner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+", verbose_name=_("partner"))
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                                   verbose_name=_("invited by"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["season", "pk"]
+        constraints = [models.UniqueConstraint(fields=["season", "user"], condition=models.Q(status="pending"),
+                                               name="one_pending_invitation_per_player_and_season")]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.user.name}"

@@ -9,7 +9,11 @@ is), so the move log and the published record show them where they happened.
 
 Who may do what is decided by the callers (the admin, through
 `moderation.permissions.can_moderate`), as with every service: the services
-record who acted.
+record who acted. One rule is also kept here, whoever calls: nobody ends a
+game he plays in (or played in before a substitution), whatever his role:
+an abort or an adjudication by one of its players is refused
+(`refuse_a_player_of`), since either decides a result he has a stake in
+(issue 24).
 
 Decisions (issue 14):
 - An abort ends a game with no result; its league hears of it as of a
@@ -72,6 +76,7 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     game = locked_game(game_id)
     if game.is_over:
         raise GameError(_("This game is already over."), code="not_active")
+    refuse_a_player_of(game, moderator)
     reason = required_reason(reason, _("Give a reason for aborting the game."))
     before = {"status": game.status, "version": game.version}
     game.status = Game.Status.ABORTED
@@ -89,6 +94,20 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     return game
 
 
+def plays_in(game_id: int, user) -> bool:
+    """Whether `user` holds a seat of the game, or held one before a
+    moderator gave it to someone else (two small queries)."""
+    if user is None or user.pk is None:
+        return False
+    return (Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
+            or Move.objects.filter(game_id=game_id, action__type=SUBSTITUTE, user_id=user.pk).exists())
+
+
+def refuse_a_player_of(game: Game, moderator) -> None:
+    if plays_in(game.pk, moderator):
+        raise GameError(_("You play in this game: another moderator must decide it."), code="forbidden")
+
+
 # -- adjudication ------------------------------------------------------------------
 
 
@@ -99,6 +118,7 @@ def adjudicate_game(game_id: int, moderator, reason: str, places_or_points: dict
     game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("Only a game in play can be adjudicated."), code="not_active")
+    refuse_a_player_of(game, moderator)
     reason = required_reason(reason, _("Give a reason for the adjudication."))
     engine = get_engine(game.engine)
     seats = list(game.seats.all())
