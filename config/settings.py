@@ -317,6 +317,8 @@ _proxy_ssl_header = env.str("SECURE_PROXY_SSL_HEADER", default="").strip()
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https") if _proxy_ssl_header else None
 )
+# Database sessions whose end closes the WebSockets opened with them (accounts/sockets.py).
+SESSION_ENGINE = "accounts.sessions"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE

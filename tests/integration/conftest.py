@@ -158,13 +158,32 @@ def new_game_with_deadline_copies(tag, move_seconds, reserve_seconds, queues):
 def abort_active():
     """Stop every running table (and so its clocks), to leave nothing ticking for the next test."""
     aborted = []
+    cleaner = get_user_model().objects.get_or_create(username="integration-cleanup")[0]  # seated nowhere
     for game in Game.objects.filter(status=Game.Status.ACTIVE):
-        services.abort_game(game.pk, game.created_by, "end of the integration test")
+        services.abort_game(game.pk, cleaner, "end of the integration test")
         aborted.append(game.pk)
     return {"aborted": aborted}
 
 
-OPS = {"new_game": new_game, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
+def end_session(cookie):
+    """The session of this Cookie header's value flushed, as a logout flushes it."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    key = cookie.split("=", 1)[1]
+    import_module(settings.SESSION_ENGINE).SessionStore(key).flush()
+    return {"ended": True}
+
+
+def change_password(username):
+    user = get_user_model().objects.get(username=username)
+    user.set_password("a-new-password-in-a-helper-1")
+    user.save()
+    return {"changed": True}
+
+
+OPS = {"new_game": new_game, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
        "abort_active": abort_active}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
