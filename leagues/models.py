@@ -2,13 +2,21 @@
 divisions, each with its schedule of tables (fixtures), every one an ordinary
 game of the platform."""
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.i18n import engine_name
-from gameplay.models import Game, new_seed
+from gameplay.models import Game
+
+def new_lot_seed() -> str:
+    """A season's seed: public (shown on the standings, so anyone can check
+    the lot and the schedule), so 63 bits are enough."""
+    return str(secrets.randbits(63))
+
 
 # The tie-break chain when a league does not choose one (scoresheets/standings.py has every key).
 DEFAULT_TIEBREAKS = ["wins", "sonneborn_berger", "direct", "game_score", "lot"]
@@ -123,7 +131,7 @@ class Season(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
     # The lot, the last tie-break, is drawn from this seed, shown on the standings so anyone can check it.
-    seed = models.CharField(_("seed of the lot"), max_length=32, default=new_seed)
+    seed = models.CharField(_("seed of the lot"), max_length=32, default=new_lot_seed)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
