@@ -183,7 +183,12 @@ def change_password(username):
     return {"changed": True}
 
 
-OPS = {"new_game": new_game, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
+def new_user(username, password):
+    get_user_model().objects.create_user(username=username, password=password, email=f"{username}@example.com")
+    return {"username": username}
+
+
+OPS = {"new_game": new_game, "new_user": new_user, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
        "abort_active": abort_active}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
@@ -333,8 +338,9 @@ class CeleryStack:
         )
         return self.beat
 
-    def start_daphne(self) -> tuple[Process, int]:
-        """daphne serving config.asgi on a free loopback port, as the Procfile starts it: (process, port)."""
+    def start_daphne(self, options: tuple[str, ...] = ()) -> tuple[Process, int]:
+        """daphne serving config.asgi on a free loopback port, as the Procfile starts it (with
+        `options` before the application, e.g. the production config's): (process, port)."""
         port = free_port()
 
         def listening(process: Process) -> bool:
@@ -343,7 +349,7 @@ class CeleryStack:
 
         number = sum(p.name.startswith("daphne") for p in self.processes) + 1
         process = self.start_process(
-            f"daphne{number}", ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            f"daphne{number}", ["-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             ready=listening,
         )
         return process, port
