@@ -59,7 +59,7 @@ from leagues.models import Division, Entry, Fixture, Invitation, League, Season
 from moderation.permissions import is_moderator
 from ratings.services import rating_at
 
-RESERVED_SLUGS = {"new", "invitations"}  # the addresses of /leagues/ that are not a league's
+RESERVED_SLUGS = {"new", "invitations", "rules"}  # the addresses of /leagues/ that are not a league's
 TIEBREAK_KEYS = ("wins", "sonneborn_berger", "direct", "game_score", "last_seat_results", "rating", "lot")
 
 

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_POST
 
 from gameplay.services.base import GameError
@@ -30,6 +30,12 @@ def _may_moderate(league: League, user) -> bool:
     league's games: its organizer's and the moderators' (other staff run the
     league but moderate in the admin only if they are moderators)."""
     return user.is_authenticated and user.is_active and (league.organizer_id == user.pk or is_moderator(user))
+
+
+def league_rules(request: HttpRequest) -> HttpResponse:
+    """How the standings are scored, in the request's language (English when it has no text)."""
+    language = (get_language() or "en").split("-")[0]
+    return render(request, f"leagues/rules/{language if language in ('ru', 'en') else 'en'}.html")
 
 
 def league_list(request: HttpRequest) -> HttpResponse:

@@ -29,6 +29,21 @@ values first except "lot":
   first k values). It is computed once, for the group tied when the key is
   reached (not re-applied to what is still tied after it); an entry already
   alone in its group has no value (None).
+  At tables of 3 to 6 the tied players seldom all meet at one table: each
+  game counts for the members who sat at it, as a game of only them (the
+  other players of the table, and the members absent from it, are left
+  out), so two members at a table of four are scored as a two-player game
+  by who finished ahead of whom, and three at one table as a three-player
+  game. Worked example (tables of four, default points 1, ⅔, ⅓, 0; A, B
+  and C tied on 2⅓ league points; X, Y, Z others):
+      game 1: A 1st, B 2nd (X, Y 3rd, 4th)    -> A 1, B 0
+      game 2: B 1st, C 2nd (X, Z)             -> B 1, C 0
+      game 3: A 1st, C 2nd (Y, Z)             -> A 1, C 0
+      game 4: C 1st, B 2nd, A 3rd (X 4th)     -> C 1, B ½, A 0
+  mini-table: A 2, B 1½, C 1, so A is above B above C
+  (tests/scoresheets/test_direct_encounters_at_bigger_tables.py). With an
+  explicit list, such as 3, 1, 0, 0, two members present take its first two
+  values (3 and 1) and three its first three (3, 1, 0).
 - "game_score": the sum of the game scores given in the input (e.g. Joker
   points).
 - "last_seat_results": the league points earned in the games where the
