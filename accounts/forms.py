@@ -5,6 +5,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.standing import suspension_message
 from accounts.timezones import canonical_zone, zone_labels
 
 User = get_user_model()
@@ -119,34 +120,12 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=366)
 
 
-class FinishedGamesFilter(forms.Form):
-    """The filters of a player page's finished games (all optional; GET)."""
-
-    RESULTS = [("", _("any result")), ("won", _("won (first place)")), ("not_won", _("not won"))]
-
-    game = forms.ChoiceField(label=_("Game"), required=False)
-    opponent = forms.CharField(label=_("Against (username)"), required=False, max_length=150)
-    result = forms.ChoiceField(label=_("Result"), required=False, choices=RESULTS)
-    league = forms.ChoiceField(label=_("League"), required=False)
-
-    def __init__(self, *args, leagues=(), **kwargs) -> None:
-        """`leagues`: (slug, name) of the leagues the player has played in."""
-        from gameplay.engine import ENGINES
-        from gameplay.i18n import engine_name
-
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", _("all games"))] + [(s, engine_name(e)) for s, e in ENGINES.items()]
-        self.fields["league"].choices = [("", _("with or without a league"))] + list(leagues)
-
-
 class LoginForm(AuthenticationForm):
     """Django's login form; a suspended account (refused by
-    conduct.restrictions.SuspendedAccountBackend) is told so, and until when."""
+    accounts.standing.SuspendedAccountBackend) is told so, and until when."""
 
     def get_invalid_login_error(self):
         suspended = getattr(self.request, "suspended_user", None)
         if suspended is not None:
-            from conduct.restrictions import suspension_message
-
             return forms.ValidationError(suspension_message(suspended), code="suspended")
         return super().get_invalid_login_error()

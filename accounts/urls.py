@@ -45,10 +45,8 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(template_name="accounts/password_reset_complete.html"),
         name="password_reset_complete",
     ),
-    path("profile/", views.profile, name="profile"),
+    # The profile page itself and the vacation are pages.urls' (they gather many apps).
     path("profile/edit/", views.profile_edit, name="profile_edit"),
-    path("vacation/", views.take_vacation, name="take_vacation"),
-    path("vacation/end/", views.end_vacation, name="end_vacation"),
     path("language/", views.set_language, name="set_language"),
     # The player page moved to /players/<name>/ (config/urls.py); old links still arrive.
     path("players/<str:username>/", RedirectView.as_view(pattern_name="player", permanent=True)),

@@ -1,40 +1,26 @@
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import limits
-from accounts import player_games
-from accounts.forms import FinishedGamesFilter, LoginForm, ProfileForm, SignupForm, VacationForm
-from gameplay import services
-from gameplay.broadcast import current_vacation
-from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
-from gameplay.engine import get_engine
-from gameplay.i18n import engine_name
-from gameplay.models import Game, Seat
-from ratings.charts import rating_chart
-from ratings.services import player_ratings
-from gameplay.results import game_results
+from accounts.forms import LoginForm, ProfileForm, SignupForm
 
 logger = logging.getLogger(__name__)
 
 # With django-axes first in AUTHENTICATION_BACKENDS, login() must be told
 # which backend vouched for a user that was not authenticate()d.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
-CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
-LIST_LIMIT = 50
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -91,71 +77,6 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
-    """The user's settings and his games, a page of each list: the current
-    ones (those waiting for his move first; query parameter `current`) and
-    the finished ones (the newest first; `page`). No game's state is loaded,
-    and the lists are counted and ordered from indexes (gameplay.views.seats_page)."""
-    current = seats_page(request, my_games_seats(request.user), param="current", anchor="current-games")
-    # Finished or aborted: every game that is not current (fewer to exclude than to include).
-    past = Seat.objects.filter(user=request.user).exclude(game_id__in=current_game_ids()).order_by("-game_id")
-    context = {
-        "current": my_games_rows(current),
-        "current_page": current,
-        "past": with_results(seats_page(request, past, param="page", anchor="finished-games")),
-        **vacation_context(request.user),
-    }
-    return render(request, "accounts/profile.html", context)
-
-
-def with_results(seats):
-    """The seats (a page, or a list) with their game's result (`gameplay.results`,
-    the one the game page, the sheet and the emails show): `seat.result` and
-    `seat.standing`. Two queries for the whole list."""
-    results = game_results([seat.game for seat in seats])
-    for seat in seats:
-        seat.result = results[seat.game_id]
-        seat.standing = seat.result.standing_of(seat.position)
-    return seats
-
-
-def vacation_context(user, form: VacationForm | None = None) -> dict:
-    now = timezone.now()
-    taken = services.vacation_days_taken(user, now.year)
-    return {
-        "vacation": current_vacation(user),
-        "vacation_form": form or VacationForm(),
-        "vacation_days_left": max(0, round(settings.VACATION_DAYS_PER_YEAR - taken, 1)),
-        "vacation_days_per_year": settings.VACATION_DAYS_PER_YEAR,
-    }
-
-
-@require_POST
-@login_required
-def take_vacation(request: HttpRequest) -> HttpResponse:
-    form = VacationForm(request.POST)
-    if form.is_valid():
-        now = timezone.now()
-        try:
-            services.take_vacation(request.user, now, now + timedelta(days=form.cleaned_data["days"]))
-        except services.GameError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, _("Your vacation has begun: your clocks are stopped in all your games."))
-    else:
-        messages.error(request, _("Give a number of days from 1 to 366."))
-    return redirect("profile")
-
-
-@require_POST
-@login_required
-def end_vacation(request: HttpRequest) -> HttpResponse:
-    services.end_vacation(request.user)
-    messages.success(request, _("Welcome back: your clocks run again."))
-    return redirect("profile")
-
-
-@login_required
 def profile_edit(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
@@ -164,41 +85,6 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile has been saved."))
         return set_language_cookie(redirect("profile"), user.language)
     return render(request, "accounts/profile_edit.html", {"form": form})
-
-
-@login_required
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    shown = get_object_or_404(get_user_model(), username=username, is_active=True)
-    seats = Seat.objects.filter(user=shown).select_related("game")
-    stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
-        played=Count("pk"), won=Count("pk", filter=Q(place=1))
-    )
-    filters = FinishedGamesFilter(request.GET or None, leagues=player_games.leagues_of(shown))
-    chosen = filters.cleaned_data if filters.is_valid() else {}
-    opponent = player_games.find_opponent(chosen.get("opponent", ""))
-    if chosen.get("opponent") and opponent is None:
-        filters.add_error("opponent", _("There is no player with that username."))
-    finished = player_games.filtered_finished_seats(shown, chosen, opponent)
-    # Invite-only tables stay private: only public ones are listed.
-    public = seats.filter(game__is_private=False)
-    context = {
-        "player": shown,
-        "stats": stats,
-        "ratings": ratings_rows(shown),
-        "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
-        "filters": filters,
-        "filtered": bool(chosen and any(chosen.values())),
-        "finished_page": with_results(seats_page(request, finished, anchor="finished")),
-        "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
-                         if opponent is not None and opponent != shown else None),
-    }
-    return render(request, "accounts/player.html", context)
-
-
-def ratings_rows(user) -> list[dict]:
-    """The player page's ratings: each game kind's rating and its chart."""
-    return [{"engine": r.engine, "name": engine_name(get_engine(r.engine)), "rating": r.rating,
-             "chart": rating_chart(r.history)} for r in player_ratings(user)]
 
 
 @require_POST

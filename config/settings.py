@@ -52,12 +52,18 @@ INSTALLED_APPS = [
     "channels",
     "accounts.axes_app.AxesConfig",
     "csp",
+    # The project's apps, lowest layer first (ARCHITECTURE.md; checked by
+    # import-linter, pyproject.toml). The order is also that of the game
+    # events' subscribers (gameplay/events.py): ratings before leagues.
     "accounts",
     "gameplay",
     "scoresheets",
     "ratings",
-    "leagues",
+    "notifications",
     "moderation",
+    "leagues",
+    "pages",
+    # Migrations only: its reports moved to moderation with their rows (conduct/apps.py).
     "conduct",
 ]
 
@@ -152,7 +158,7 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "accounts.limits.LoginLimitBackend",
-    "conduct.restrictions.SuspendedAccountBackend",
+    "accounts.standing.SuspendedAccountBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -292,7 +298,7 @@ DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)
 
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
-    "daily-digests": {"task": "gameplay.tasks.send_daily_digests",
+    "daily-digests": {"task": "notifications.tasks.send_daily_digests",
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
 }

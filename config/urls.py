@@ -4,20 +4,18 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
-from accounts import views as accounts_views
-
 urlpatterns = [
     # Pages name their icon (templates/base.html); this is for what asks the
     # conventional address anyway (the admin's pages, feed readers, bookmarks).
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("", include("pages.urls")),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),
     path("ratings/", include("ratings.urls")),
     path("leagues/", include("leagues.urls")),
     path("moderation/", include("moderation.urls")),
-    path("reports/", include("conduct.urls")),
-    path("players/<str:username>/", accounts_views.player, name="player"),
+    path("reports/", include("moderation.report_urls")),
     path("", include("gameplay.urls")),
 ]

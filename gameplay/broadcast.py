@@ -24,10 +24,13 @@ from django.db import transaction
 from django.conf import settings
 from django.utils import timezone, translation
 
+from accounts.models import Vacation
+from gameplay import lookups
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
+from gameplay.loading import seats_loaded, with_seats
 from gameplay.results import game_result
 
 log = logging.getLogger(__name__)
@@ -97,12 +100,11 @@ def seat_ratings(game: Game, seats: list) -> dict[int, dict] | None:
     started, so a move's messages never read them)."""
     if game.status != Game.Status.OPEN:
         return None
-    from ratings.services import ratings_in_games
-
     people = [s for s in seats if s.user_id and not s.is_bot]
-    found = ratings_in_games({(s.user_id, game.engine) for s in people})
+    found = lookups.player_ratings({(s.user_id, game.engine) for s in people})
     return {s.position: {"value": found[s.user_id, game.engine].value,
-                         "provisional": found[s.user_id, game.engine].is_provisional} for s in people}
+                         "provisional": found[s.user_id, game.engine].is_provisional}
+            for s in people if (s.user_id, game.engine) in found}
 
 
 def series_info(game: Game) -> dict | None:
@@ -147,8 +149,6 @@ def vacations_until(user_ids: list[int], known: dict | None = None) -> dict:
     if known is not None:
         return {user_id: end for user_id in user_ids for start, end in known.get(user_id, ())
                 if start <= now < end}
-    from accounts.models import Vacation
-
     current = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)
     return dict(current.values_list("user_id", "ends_at"))
 
@@ -199,8 +199,6 @@ def send_game(game: Game | int, events: list | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    from gameplay.services.base import seats_loaded, with_seats
-
     if not isinstance(game, Game):
         game = with_seats(Game.objects.all()).filter(pk=game).first()
         if game is None:

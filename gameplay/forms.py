@@ -4,10 +4,12 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from gameplay import clocks
+from gameplay import clocks, labels
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import Game
+from gameplay.schedules import domino_poker as domino_schedule
+from gameplay.schedules import odessa as odessa_schedule
 from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MIN_MOVE_SECONDS
 
 
@@ -50,10 +52,7 @@ def domino_options(data: dict) -> dict:
 
 
 # Odessa's special deals, as the form and the lobby name them.
-ODESSA_SPECIALS = {"blind": pgettext_lazy("odessa special", "blind"), "golden": pgettext_lazy("odessa special", "golden"),
-                   "miser": pgettext_lazy("odessa special", "miser"),
-                   "no_trump": pgettext_lazy("odessa special", "no trump")}
-ODESSA_SPECIAL_CHOICES = [("", pgettext_lazy("odessa special", "none")), *ODESSA_SPECIALS.items()]
+ODESSA_SPECIAL_CHOICES = [("", pgettext_lazy("odessa special", "none")), *labels.ODESSA_SPECIALS.items()]
 ODESSA_DEFAULT_PLAYERS = 4
 ODESSA_SPECIAL_FIELDS = ["odessa_special_1", "odessa_special_2", "odessa_special_3", "odessa_special_4"]
 
@@ -68,17 +67,16 @@ class GameOptionsForm(forms.Form):
 
     # Durak
     durak_mode = forms.ChoiceField(label=_("Durak variant"), required=False, initial="podkidnoy",
-                                   choices=[("podkidnoy", _("podkidnoy (throw-in)")), ("perevodnoy", _("perevodnoy (transfer)"))])
+                                   choices=labels.DURAK_MODES)
     durak_teams = forms.BooleanField(label=_("Two pairs (2×2), partners opposite"), required=False)
     # Ipuker
     ipuker_leader_order = forms.ChoiceField(label=_("Order of leaders"), required=False, initial="clockwise",
-                                            choices=[("clockwise", _("clockwise")), ("random", _("random"))])
+                                            choices=labels.IPUKER_LEADER_ORDERS)
     ipuker_min_stake = forms.TypedChoiceField(label=_("Smallest stake"), required=False, coerce=int, initial=9,
                                               choices=[(9, _("9 (basic)")), (1, _("1 (advanced)"))])
     ipuker_max_stake = forms.IntegerField(label=_("Largest stake"), required=False, min_value=9, max_value=100, initial=30)
     ipuker_overflow = forms.ChoiceField(label=_("When the cards overflow the fields"), required=False, initial="basic",
-                                        choices=[("basic", _("basic: players pay")), ("kids", _("kids: nobody wins")),
-                                                 ("cards", _("cards: random layout"))])
+                                        choices=labels.IPUKER_OVERFLOWS)
     # Domino Poker: the number of deals of each stage (rules/domino-poker.md "Stages")
     domino_sevens = count_field(_("Deals of 7 tiles in stage 1"), 0, 10, 4)
     domino_blind_deals = count_field(_("Blind deals (stage 2)"), 0, 4, 1)
@@ -103,13 +101,11 @@ class GameOptionsForm(forms.Form):
         help_text=_("A turned joker, or no card left to turn, makes the deal no-trump."))
     odessa_dealer_rule = forms.ChoiceField(
         label=_("The dealer's bid"), required=False, initial="not_equal",
-        choices=[("not_equal", _("may not make the bids add up to the cards")), ("free", _("any bid (beginners)")),
-                 ("over", _("must make the bids add up to more than the cards"))],
+        choices=labels.ODESSA_DEALER_RULES,
         help_text=_("The dealer bids last."))
     odessa_joker_demand = forms.ChoiceField(
         label=_("The joker's demand"), required=False, initial="any_trick",
-        choices=[("any_trick", _("on any lead")), ("first_trick_only", _("on the first trick of a deal only")),
-                 ("off", _("never"))],
+        choices=labels.ODESSA_JOKER_DEMANDS,
         help_text=_("Leading the joker, a player may demand everyone's highest card of a suit."))
     odessa_special_1 = forms.ChoiceField(
         label=_("1st special deal"), required=False, initial="blind", choices=ODESSA_SPECIAL_CHOICES,
@@ -175,8 +171,6 @@ class GameOptionsForm(forms.Form):
 
     def domino_schedule(self) -> list[str]:
         """Domino Poker's deal schedule in words for the options as filled in (the defaults until they are valid)."""
-        from gameplay.schedules.domino_poker import schedule_lines
-
         data = {name: self[name].value() for name in DOMINO_FIELDS.values()}
         fields = {name: self.fields[name] for name in DOMINO_FIELDS.values()}
         try:
@@ -184,19 +178,17 @@ class GameOptionsForm(forms.Form):
         except forms.ValidationError:
             cleaned = {}
         try:
-            return schedule_lines(domino_options(cleaned))
+            return domino_schedule.schedule_lines(domino_options(cleaned))
         except ValueError:
-            return schedule_lines({})
+            return domino_schedule.schedule_lines({})
 
     def odessa_schedule(self) -> str:
         """The Odessa deal schedule of the options shown, in words (the defaults on an empty form;
         "" where the options do not fit together): the form's preview before its script runs."""
-        from gameplay.schedules.odessa import schedule_text
-
         if not self.is_bound:
-            return schedule_text(ODESSA_DEFAULT_PLAYERS, {})
+            return odessa_schedule.schedule_text(ODESSA_DEFAULT_PLAYERS, {})
         if self.is_valid() and self.cleaned_data.get("engine") == "odessa":
-            return schedule_text(self.cleaned_data["players"], self.engine_options())
+            return odessa_schedule.schedule_text(self.cleaned_data["players"], self.engine_options())
         return ""
 
 
@@ -283,7 +275,3 @@ class JoinForm(forms.Form):
             required=False, min_value=0, max_value=seats - 1,
             error_messages={"invalid": no_such_seat, "min_value": no_such_seat, "max_value": no_such_seat},
         )
-
-
-class AbortForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000)

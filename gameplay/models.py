@@ -126,30 +126,9 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
-    @property
-    def engine_name(self) -> str:
-        """The game's name in the active language ("Джокер")."""
-        from gameplay.engine import get_engine
-        from gameplay.i18n import engine_name
-
-        return engine_name(get_engine(self.engine))
-
-    @property
-    def variant_label(self) -> str:
-        """The table's variant in a few words ("podkidnoy, 2×2 in pairs"; "3 players")."""
-        from gameplay.i18n import variant_label
-
-        return variant_label(self.engine, self.options, self.seats_count)
-
     def seconds_for(self, timer: dict) -> int:
         """The length of the clock an engine timer entry names."""
         return int(self.timer_seconds.get(timer.get("clock") or "", self.move_seconds))
-
-    @property
-    def time_control_label(self) -> str:
-        from gameplay.clocks import format_duration
-
-        return f"{format_duration(self.move_seconds)} + {format_duration(self.reserve_seconds)}"
 
     @property
     def revealed_seed(self) -> str | None:

@@ -30,8 +30,8 @@ from django.utils.translation import gettext as _
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
+from gameplay.points import format_points
 from gameplay.records import ADJUDICATE, RESIGN, SUBSTITUTE, TIMEOUT
-from scoresheets.scores import format_points
 
 # How a game ended.
 IN_PLAY = "in_play"

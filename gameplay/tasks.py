@@ -5,8 +5,9 @@ or after a worker restart changes nothing more than running it once.
 After every committed change of a game, one task (`after_change`, queued by
 `queue_follow_up`, which `gameplay.services.after_commit` calls: this module
 registers it, so that the services never import the tasks) does the work
-that may wait a moment: the game's deadline task, the "your turn" emails,
-the badges, the game-over emails, the computer player's move.
+that may wait a moment: the game's deadline task, the badges, the computer
+player's move, and the delivery of the game's events to their after-commit
+subscribers (`gameplay.events`: the emails of `notifications`, ...).
 
 Deadlines: after each commit one task is queued for the game's nearest
 deadline or warning (`queue_deadline_check`), but never further ahead than
@@ -21,7 +22,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from gameplay import badge, notifications, services
+from gameplay import badge, events, services
 from gameplay.models import Game, Seat
 from gameplay.services import after_commit
 
@@ -30,31 +31,36 @@ log = logging.getLogger(__name__)
 
 @shared_task(ignore_result=True)
 def after_change(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
-                 deadlines: bool, finished: bool, bot: bool) -> None:
+                 deadlines: bool, started: bool, published: list, bot: bool) -> None:
     """The follow-up of one committed change of a game (version `version`).
     Each part stands alone: one failing does not keep the others from running."""
     if bot:
         queue_bot_move(game_id, version)
     if deadlines:
         queue_deadline_check(game_id, version)
+    if started:
+        events.deliver(events.GAME_STARTED, game_id, version)
     if clock_started:
-        notifications.turn_started(game_id, version, clock_started)
+        events.deliver(events.TURN_CHANGED, game_id, version, {"positions": clock_started})
     if turn_changed:
         badge.send_badges(turn_changed)
-    if finished:
-        notifications.game_over(game_id)
+    deliver_published(game_id, version, published)
+
+
+def deliver_published(game_id: int, version: int, published: list) -> None:
+    for event, details in published:
+        events.deliver(event, game_id, version, details)
 
 
 def queue_follow_up(follow_up: dict) -> None:
     """The work after a committed change (`after_commit`): one task. If the
-    broker refuses it, the game-over emails are sent at once; the rest is
-    repaired by beat's sweep, the next push or a reconnect."""
+    broker refuses it, the events it carries are delivered at once; the rest
+    is repaired by beat's sweep, the next push or a reconnect."""
     try:
         after_change.apply_async(kwargs=follow_up)
     except Exception:
         log.exception("could not queue the work after a change of game %s", follow_up["game_id"])
-        if follow_up["finished"]:
-            notifications.game_over(follow_up["game_id"])
+        deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])
 
 
 after_commit.set_follow_up(queue_follow_up)
@@ -75,7 +81,7 @@ def queue_bot_move(game_id: int, version: int) -> None:
 @shared_task(ignore_result=True)
 def enforce_deadlines(game_id: int, version: int) -> None:
     services.expire_deadlines(game_id, version)
-    notifications.send_time_warnings(game_id=game_id)
+    services.send_time_warnings(game_id=game_id)
     # The task of the current version keeps watching until the version changes
     # (a move queues a task of its own for the new version).
     if Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).exists():
@@ -137,7 +143,7 @@ def sweep() -> dict:
             expired += services.expire_deadlines(game_id)
         except Exception:
             log.exception("enforcing the deadlines of game %s failed", game_id)
-    warned = notifications.send_time_warnings()
+    warned = services.send_time_warnings()
     queued = 0 if settings.CELERY_TASK_ALWAYS_EAGER else queue_approaching_deadlines()
     return {"expired": expired, "warned": warned, "queued": queued, "bots": requeue_stalled_bots()}
 
@@ -156,8 +162,3 @@ def requeue_stalled_bots() -> int:
         queue_bot_move(game_id, version)
         count += 1
     return count
-
-
-@shared_task(ignore_result=True)
-def send_daily_digests() -> int:
-    return notifications.send_daily_digests()

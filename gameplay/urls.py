@@ -1,13 +1,12 @@
 from django.urls import path
 
-from gameplay import rules, views
-from gameplay.schedules import domino_poker as domino_schedule, odessa as odessa_schedule
+from gameplay import previews, rules, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.new_game, name="new_game"),
-    path("games/new/domino-schedule/", domino_schedule.schedule_preview, name="domino_schedule"),
-    path("games/new/odessa-schedule/", odessa_schedule.schedule_preview, name="odessa_schedule"),
+    path("games/new/domino-schedule/", previews.domino_schedule, name="domino_schedule"),
+    path("games/new/odessa-schedule/", previews.odessa_schedule, name="odessa_schedule"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/join/", views.join, name="join_game"),
     path("games/<int:game_id>/leave/", views.leave, name="leave_game"),

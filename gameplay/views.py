@@ -10,16 +10,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from conduct.restrictions import ensure_may_play
-from gameplay import inbound, services
+from gameplay import inbound, lookups, services
 from gameplay.broadcast import chat_history, game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
 from gameplay.results import game_result
+from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
-from scoresheets.sheets import sheet_context
 
 INVITES_SESSION_KEY = "invited_games"
 
@@ -56,15 +55,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def with_seated_players(games: list[Game]) -> list[Game]:
     """The games, each with `seated`: its seated players' names and ratings in
     that game (two queries for the whole list)."""
-    from ratings.services import ratings_in_games
-
     seats = (Seat.objects.filter(game__in=games).filter(Q(user__isnull=False) | Q(is_bot=True))
              .select_related("user").order_by("game_id", "position"))
     by_game: dict[int, list[Seat]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
     engines = {game.pk: game.engine for game in games}
-    ratings = ratings_in_games({(s.user_id, engines[s.game_id]) for seated in by_game.values() for s in seated
+    ratings = lookups.player_ratings({(s.user_id, engines[s.game_id]) for seated in by_game.values() for s in seated
                                 if s.user_id and not s.is_bot})
     for game in games:
         game.seated = [{"name": seat.player_name, "rating": _shown_rating(ratings.get((seat.user_id, game.engine)))}
@@ -246,7 +243,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "payload": payload,
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
-        "sheet_context": sheet_context(game, result),
         "result": result,
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
         "chat_history": chat_history(game) if game.is_over else None,

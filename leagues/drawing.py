@@ -29,15 +29,20 @@ keeps his place in it: his tables are not played, as after the start.
 
 from __future__ import annotations
 
+import logging
+
 from collections.abc import Iterator
 
+from celery import shared_task
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from gameplay.models import Game
 
-from leagues import services
+from leagues import fixtures
 from leagues.models import Division, Fixture, League, Season
+
+log = logging.getLogger(__name__)
 
 START_CHUNK = 10  # games started per transaction (each holds the write lock: keep it short)
 
@@ -50,7 +55,7 @@ def draw_season(season_id: int) -> bool:
         return False
     for division in season.divisions.filter(fixtures__isnull=True).distinct():
         entry_ids = list(division.entries.order_by("pk").values_list("pk", flat=True))
-        tables = services.schedule_of(season.league, entry_ids, int(season.seed))
+        tables = fixtures.schedule_of(season.league, entry_ids, int(season.seed))
         _store_fixtures(season_id, division.pk, tables)
     to_start = Fixture.objects.filter(division__season_id=season_id, game=None)
     if season.league.start == League.Start.ROUNDS:
@@ -84,7 +89,7 @@ def _start_fixtures(season_id: int, fixture_ids: list[int]) -> None:
     if _drawing(season_id) is None:
         return
     for fixture in Fixture.objects.filter(pk__in=fixture_ids, game=None).select_related("division__season__league"):
-        services.start_fixture(fixture)
+        fixtures.start_fixture(fixture)
 
 
 @transaction.atomic
@@ -96,7 +101,7 @@ def _put_in_play(season_id: int) -> bool:
     season.save(update_fields=["status"])
     if season.league.start == League.Start.ROUNDS:  # a first round may be over already
         for division in Division.objects.filter(season=season).select_related("season__league"):
-            services.start_next_round_if_over(division, 1)
+            fixtures.start_next_round_if_over(division, 1)
     return True
 
 
@@ -108,3 +113,17 @@ def seasons_left_drawing(older_than) -> list[int]:
     busy = Game.objects.filter(fixture__division__season=OuterRef("pk"), created_at__gte=older_than)
     return list(Season.objects.filter(status=Season.Status.DRAWING, started_at__lt=older_than)
                 .exclude(Exists(busy)).order_by("pk").values_list("pk", flat=True))
+
+
+@shared_task(ignore_result=True, name="leagues.tasks.draw_season")
+def draw_season_task(season_id: int) -> None:
+    draw_season(season_id)
+
+
+def queue_draw(season_id: int) -> None:
+    """After the commit of a season's start. If the broker refuses the task,
+    the season stays "drawing" and beat's sweep draws it."""
+    try:
+        draw_season_task.delay(season_id)
+    except Exception:
+        log.exception("could not queue the drawing of season %s; the sweep will draw it", season_id)

@@ -10,14 +10,14 @@ Protocol of `/ws/leagues/divisions/<division id>/` (JSON text frames;
       at most one every SYNC_SECONDS, others are ignored)
   server -> {"type": "error", "code": "bad_request" | "rate_limited" | "busy", "message": "..."}
 
-Who may follow: whoever may see the league (`services.visible_leagues`):
+Who may follow: whoever may see the league (`models.visible_leagues`):
 anyone for a public league, its members, organizer and staff for an
 invite-only one; others are closed with 4403. Only what the page shows is
 sent: the standings are public to whoever sees the league.
 
 When a league game's end commits (`services.game_over`: a result or an
 abort; a withdrawal, the end of a season), `standings_changed` queues one Celery task
-(`leagues.tasks.push_standings`) after the commit, which reads the standings
+(`push_standings_task`) after the commit, which reads the standings
 once, renders them once per language and sends each language's group its
 HTML: the cost does not grow with the number of pages open. Several changes
 in a short time share a task (a cache key set while one is queued and not
@@ -32,6 +32,7 @@ import logging
 import time
 
 from asgiref.sync import async_to_sync
+from celery import shared_task
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -39,8 +40,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from leagues.models import Division
+from leagues.models import Division, visible_leagues
 from leagues.standings import division_standings
+from scoresheets.standings_view import standings_table
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +64,6 @@ def group_name(division_id: int, language: str) -> str:
 
 
 def may_follow(division_id: int, user) -> bool:
-    from leagues.services import visible_leagues
-
     return Division.objects.filter(pk=division_id, season__league__in=visible_leagues(user)).exists()
 
 
@@ -74,8 +74,6 @@ def standings_changed(division_id: int) -> None:
 
 
 def _queue_push(division_id: int) -> None:
-    from leagues.tasks import queue_push
-
     key = _QUEUED_KEY.format(division_id)
     try:
         if not cache.add(key, 1, timeout=_QUEUED_SECONDS):
@@ -109,8 +107,6 @@ def push_standings(division_id: int) -> None:
 
 def render(standings, language: str) -> str:
     """The standings part of the division's page, in `language`."""
-    from scoresheets.standings_view import standings_table
-
     with translation.override(language):
         return render_to_string("leagues/_standings.html", {
             "division": standings.division, "season": standings.division.season,
@@ -124,3 +120,17 @@ def current(division_id: int, language: str) -> dict | None:
         return None
     stamp = time.time()
     return {"type": "standings", "html": render(division_standings(division), language), "stamp": stamp}
+
+
+@shared_task(ignore_result=True, name="leagues.tasks.push_standings")
+def push_standings_task(division_id: int) -> None:
+    push_standings(division_id)
+
+
+def queue_push(division_id: int) -> None:
+    """After the commit of a league game's result. A refused task loses only
+    the live update: the page shows the new standings when reloaded."""
+    try:
+        push_standings_task.delay(division_id)
+    except Exception:
+        log.exception("could not queue the standings push of division %s", division_id)

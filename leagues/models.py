@@ -5,12 +5,17 @@ game of the platform."""
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from gameplay import labels
+from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game
+
 
 def new_lot_seed() -> str:
     """A season's seed: public (shown on the standings, so anyone can check
@@ -89,8 +94,6 @@ class League(models.Model):
         return reverse("league", args=[self.slug])
 
     def clean(self) -> None:
-        from django.core.exceptions import ValidationError
-
         if self.on_withdrawal == self.OnWithdrawal.COMPUTER and not self.computer_substitutes:
             raise ValidationError({"computer_substitutes": _(
                 "A computer player can finish a withdrawn player's games only in a league that allows "
@@ -98,16 +101,12 @@ class League(models.Model):
 
     @property
     def engine_name(self) -> str:
-        from gameplay.engine import get_engine
-
         return engine_name(get_engine(self.engine))
 
     @property
     def variant_label(self) -> str:
         """The league's tables in a few words, as the lobby words a table (the game's options)."""
-        from gameplay.i18n import variant_label
-
-        return variant_label(self.engine, self.options, self.players)
+        return labels.variant_words(self.engine, self.options, self.players)
 
     @property
     def tiebreak_chain(self) -> list[str]:
@@ -244,3 +243,15 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} · {self.user.name}"
+
+
+def visible_leagues(user):
+    """The leagues `user` may see: the public ones, and the invite-only ones
+    he organizes, has played in or is invited to (staff: all)."""
+    leagues = League.objects.all()
+    if user.is_staff:
+        return leagues
+    if not user.is_authenticated:
+        return leagues.filter(is_private=False)
+    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
+                          | Q(seasons__entries__partner=user) | Q(seasons__invitations__user=user)).distinct()

@@ -6,7 +6,7 @@ Starting it splits its entries into divisions; then, off the request,
 makes the scheduled tables ordinary games of the platform
 (`gameplay.services.create_seated_game`), all at once or round by round as
 the league says. When a league game ends, finished, adjudicated or aborted
-(the game services call `game_over` in the transaction that ends it), its
+(`game_over` follows the game events in the transaction that ends it), its
 division's standings are pushed to their open pages after the commit
 (`leagues.live`) and the next round starts once its division's round is
 over; the standings are computed from the finished games whenever they are
@@ -23,7 +23,7 @@ Decisions (issue 13):
   the game's result stays the engine's) and his tables not yet started are
   not played; or, when the league says so, a computer player finishes his
   games in play and takes his seat in his tables still to start. That is a
-  substitution (`gameplay.services.moderation.substitute_seat`), audited
+  substitution (`moderation.services.games.substitute_seat`), audited
   with whoever asked for the withdrawal (the player himself, the organizer
   or a moderator) as its actor, and for tables started later, the league's
   organizer (the league's own moderator).
@@ -32,7 +32,7 @@ Decisions (issue 13):
   a substituted seat's results stay with its entry, or pass to the
   substitute (`seat_substituted`, read by `leagues.standings`).
 - An aborted league game (a moderator's or the organizer's abort,
-  `gameplay.services.moderation.abort_game`) is void: it has no result, so
+  `moderation.services.games.abort_game`) is void: it has no result, so
   it counts for nobody as played, nor as scheduled (nothing is left to play
   at that table: it is not replayed). Its round is over without it, so in a
   league played round by round the next round starts as after a finished
@@ -48,14 +48,16 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from conduct.restrictions import is_suspended
+from accounts.standing import is_suspended
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
-from leagues import schedule
-from leagues.models import Division, Entry, Fixture, Invitation, League, Season
+from leagues import drawing, live, schedule
+from leagues.fixtures import computer_for, start_next_round_if_over, table_size
+from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
+from leagues.standings import division_standings
 from moderation.permissions import is_moderator
 from ratings.services import rating_at
 
@@ -68,18 +70,6 @@ def may_create_leagues(user) -> bool:
     if not user.is_authenticated:
         return False
     return user.is_staff or not settings.LEAGUES_BY_STAFF_ONLY
-
-
-def visible_leagues(user):
-    """The leagues `user` may see: the public ones, and the invite-only ones
-    he organizes, has played in or is invited to (staff: all)."""
-    leagues = League.objects.all()
-    if user.is_staff:
-        return leagues
-    if not user.is_authenticated:
-        return leagues.filter(is_private=False)
-    return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
-                          | Q(seasons__entries__partner=user) | Q(seasons__invitations__user=user)).distinct()
 
 
 def may_run(league: League, user) -> bool:
@@ -319,9 +309,7 @@ def start_season(season_id: int, by) -> Season:
     season.status = Season.Status.DRAWING
     season.started_at = now
     season.save(update_fields=["status", "started_at"])
-    from leagues.tasks import queue_draw  # the tasks call these services: imported when needed
-
-    transaction.on_commit(lambda: queue_draw(season.pk))
+    transaction.on_commit(lambda: drawing.queue_draw(season.pk))
     return season
 
 
@@ -359,11 +347,6 @@ def _previous_standing(league: League, season: Season) -> dict[int, tuple[int, i
     return standing
 
 
-def table_size(league: League) -> int:
-    """Entries at a table: players, or in pairs two pairs."""
-    return 2 if league.in_pairs else league.players
-
-
 def _check_schedule(league: League, entries: int) -> None:
     """Refuse, before anything is drawn, a number of games a division cannot play."""
     size = table_size(league)
@@ -383,72 +366,9 @@ def _check_schedule(league: League, entries: int) -> None:
         raise GameError(message, code="bad_schedule") from None
 
 
-def schedule_of(league: League, entry_ids: list[int], seed: int) -> list[tuple[int, list[int]]]:
-    """(round, entry ids by seat) for every table of a division: a round robin
-    for two-player games (and pairs against pairs) where everyone meets
-    everyone, else `leagues.schedule.table_schedule`'s balanced tables.
-    Pure computation (seconds for a hundred entries): no query."""
-    size = table_size(league)
-    if size == 2 and not league.games_per_player:
-        rounds = schedule.round_robin(entry_ids, meetings=league.meetings)
-    else:
-        rounds = schedule.table_schedule(entry_ids, size, league.games_per_player, seed)
-    return [(r.number, list(table.seats)) for r in rounds for table in r.tables]
-
-
-def start_fixture(fixture: Fixture) -> None:
-    """Make a scheduled table an ordinary game of the platform (in the caller's
-    transaction). A withdrawn player's table is not played, unless the league
-    has a computer finish his games: then it starts with a computer in his seat."""
-    league = fixture.division.season.league
-    entries = {e.pk: e for e in Entry.objects.filter(pk__in=fixture.seats).select_related("user", "partner")}
-    # A suspended player's table goes as a withdrawn player's would (conduct.services
-    # hands over the games already in play when the suspension starts).
-    withdrawn = [pk for pk in fixture.seats if entries[pk].withdrawn_at or _suspended(entries[pk])]
-    if withdrawn and (league.on_withdrawal != League.OnWithdrawal.COMPUTER or len(withdrawn) == len(fixture.seats)):
-        return  # not played: nobody left at it, or no computer to take the seats
-    if league.in_pairs:  # pair A in seats 0 and 2, pair B in 1 and 3
-        first, second = entries[fixture.seats[0]], entries[fixture.seats[1]]
-        users = [first.user, second.user, first.partner, second.partner]
-    else:
-        users = [entries[pk].user for pk in fixture.seats]
-    table = {"time_preset": league.time_preset or "correspondence", "move_seconds": league.move_seconds,
-             "reserve_seconds": league.reserve_seconds, "on_timeout": league.on_timeout,
-             "is_private": league.is_private, "rated": True}
-    fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
-    fixture.save(update_fields=["game"])
-    for pk in withdrawn:
-        reason = None if entries[pk].withdrawn_at else _("%(who)s: the account is suspended.") % {"who": entries[pk]}
-        _computer_for(entries[pk], [fixture.game_id], league.organizer, reason)
-
-
-def _suspended(entry: Entry) -> bool:
-    return any(player is not None and is_suspended(player) for player in (entry.user, entry.partner))
-
-
-def _computer_for(entry: Entry, game_ids: list[int], actor, reason: str | None = None) -> None:
-    """A computer player takes every seat of the withdrawn entry (both
-    partners of a pair) in these games in play: a substitution by `actor`,
-    audited as such (`gameplay.services.moderation.substitute_seat`)."""
-    players = {entry.user_id, entry.partner_id} - {None}
-    reason = reason or _("%(who)s withdrew from the league season.") % {"who": entry}
-    seats = Seat.objects.filter(game_id__in=game_ids, game__status=Game.Status.ACTIVE, user_id__in=players)
-    for game_id, position in seats.order_by("game_id", "position").values_list("game_id", "position"):
-        game_services.substitute_seat(game_id, position, actor, reason, user=None)
-
-
-def computer_may_substitute(game_id: int) -> bool:
-    """Whether a computer player may take a seat of this game: any game that
-    is not a league game, and the games of leagues allowing computer
-    substitutes (for callers choosing between a computer and a forfeit, such
-    as a suspension)."""
-    league = League.objects.filter(seasons__divisions__fixtures__game_id=game_id).first()
-    return league is None or league.computer_substitutes
-
-
-def seat_substituted(game: Game, position: int, previous_user, substitute_user) -> None:
-    """A moderator gave a seat of `game` to another account or to a computer
-    (`substitute_seat` calls this in its transaction). In a league game: a
+def seat_substituted(game: Game, *, position: int, user_id: int | None, **_details) -> None:
+    """A moderator gave a seat of `game` to another account (`user_id`) or to a
+    computer (None): the `seat_replaced` event, in its transaction. In a league game: a
     computer is refused unless the league allows computer substitutes; when
     the league passes the results to substitutes, the seat's result from now
     on counts for the substitute's own entry in the division, or for nobody
@@ -458,23 +378,22 @@ def seat_substituted(game: Game, position: int, previous_user, substitute_user) 
     if fixture is None:
         return
     league = fixture.division.season.league
-    if substitute_user is None and not league.computer_substitutes:
+    if user_id is None and not league.computer_substitutes:
         raise GameError(_("This league does not allow computer players, even as substitutes."), code="forbidden")
     if league.substitute_results != League.SubstituteResults.SUBSTITUTE or league.in_pairs:
         return
     entry = None
-    if substitute_user is not None:
-        entry = Entry.objects.filter(division=fixture.division, user=substitute_user, withdrawn_at=None) \
+    if user_id is not None:
+        entry = Entry.objects.filter(division=fixture.division, user_id=user_id, withdrawn_at=None) \
             .values_list("pk", flat=True).first()
     fixture.credits = {**fixture.credits, str(position): entry}
     fixture.save(update_fields=["credits"])
-    from leagues.live import standings_changed
-
-    standings_changed(fixture.division_id)
+    live.standings_changed(fixture.division_id)
 
 
-def game_over(game: Game) -> None:
-    """A game has just ended, in its transaction: finished with a result
+def game_over(game: Game, **_details) -> None:
+    """A game has just ended, in its transaction (the `game_finished` and
+    `game_aborted` events): finished with a result
     (the engine's or an adjudication) or aborted (void, see the module's
     decisions). If it is a league game, its division's standings are pushed
     to their pages after the commit; in a league played round by round, the
@@ -482,23 +401,11 @@ def game_over(game: Game) -> None:
     fixture = Fixture.objects.filter(game=game).select_related("division__season__league").first()
     if fixture is None:
         return
-    from leagues.live import standings_changed
-
-    standings_changed(fixture.division_id)
+    live.standings_changed(fixture.division_id)
     season = fixture.division.season
     if season.league.start == League.Start.ROUNDS and season.status == Season.Status.RUNNING:
         # This game's row may be saved after this hook: it does not count as still in play.
         start_next_round_if_over(fixture.division, fixture.round, just_ended=game.pk)
-
-
-def start_next_round_if_over(division: Division, round_number: int, just_ended: int | None = None) -> None:
-    """Start the division's round after `round_number` once no game of that round is left to play."""
-    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_ended)
-    if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
-        return
-    for following in Fixture.objects.filter(division=division, round=round_number + 1, game=None) \
-            .select_related("division__season__league"):
-        start_fixture(following)
 
 
 @transaction.atomic
@@ -520,13 +427,11 @@ def withdraw(entry_id: int, by) -> Entry:
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     if entry.division_id:
-        from leagues.live import standings_changed
-
-        standings_changed(entry.division_id)
+        live.standings_changed(entry.division_id)
     running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
                                        seats__user=entry.user).values_list("pk", flat=True).distinct())
     if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
-        _computer_for(entry, running, by)
+        computer_for(entry, running, by)
     else:
         for game_id in running:
             game_services.resign(game_id, entry.user)
@@ -538,8 +443,6 @@ def end_season(season_id: int, by) -> Season:
     """Close a season: the final ranks are written (promotion and relegation
     then place the players of the next season) and the next season opens
     for registration. Games still running go on but no longer count."""
-    from leagues.standings import division_standings
-
     season = _locked_season(season_id)
     _must_run(season.league, by)
     if season.status != Season.Status.RUNNING:

@@ -1,4 +1,4 @@
-"""The small forms of the moderator actions in the admin: each one asks for a reason."""
+"""The small forms of the moderator actions (each one asks for a reason) and the players' report form."""
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from moderation.models import Report
 
 REASON_MAX = 1000
 
@@ -16,9 +17,40 @@ def reason_field() -> forms.CharField:
 
 
 class ReasonForm(forms.Form):
-    """A reason alone (hiding chat messages and showing them again)."""
+    """A reason alone (hiding chat messages and showing them again, aborting a game, lifting a restriction)."""
 
     reason = reason_field()
+
+
+class PlayerReasonForm(forms.Form):
+    """A moderator's reason for an action on an account or a report (it goes to the audit)."""
+
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=REASON_MAX)
+
+
+class SuspendForm(PlayerReasonForm):
+    until = forms.DateTimeField(label=_("Until"), required=False,
+                                widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+                                help_text=_("In your time zone. Leave empty to suspend for good."))
+
+
+class MuteForm(PlayerReasonForm):
+    until = forms.DateTimeField(label=_("Until"),
+                                widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+                                help_text=_("In your time zone."))
+
+
+class ReportForm(forms.Form):
+    """A player's report: a reason from the list and some words."""
+
+    reason = forms.ChoiceField(label=_("Reason"), choices=Report.Reason.choices, widget=forms.RadioSelect)
+    text = forms.CharField(label=_("What happened (optional)"), required=False, max_length=Report.TEXT_MAX_LENGTH,
+                           widget=forms.Textarea(attrs={"rows": 4}),
+                           help_text=_("Only moderators read it."))
+
+
+class AbortForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=REASON_MAX)
 
 
 class AdjudicateForm(forms.Form):

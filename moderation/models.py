@@ -1,10 +1,21 @@
-"""The moderation audit: one row for every action a moderator takes, never
-changed and never deleted (the admin shows it read-only; `AuditEntry` refuses
-`delete()` and updates of a saved row)."""
+"""What moderation keeps:
+
+- `AuditEntry`, the moderation audit: one row for every action a moderator
+  takes, never changed and never deleted (the admin shows it read-only;
+  `AuditEntry` refuses `delete()` and updates of a saved row);
+- `Report`, what players report about a game, a player or a chat message;
+- `Player`, the moderators' view of an account (a proxy of the user model;
+  the restrictions themselves are fields of `accounts.User`, read by
+  `accounts.standing`).
+
+`Report` and `Player` were the `conduct` app's (migrated here with their rows:
+moderation/migrations/0003_reports_from_conduct.py)."""
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
 
 
 class AuditEntry(models.Model):
@@ -56,3 +67,81 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("A moderation record is never deleted.")
+
+
+class Report(models.Model):
+    class Subject(models.TextChoices):
+        GAME = "game", _("a game")
+        PLAYER = "player", _("a player")
+        MESSAGE = "message", _("a chat message")
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", _("cheating or playing in collusion")
+        ABUSE = "abuse", _("insults or harassment")
+        SPAM = "spam", _("spam or advertising")
+        STALLING = "stalling", _("stalling or abandoning games")
+        NAME = "name", _("an offensive name")
+        OTHER = "other", _("something else")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for a moderator")
+        RESOLVED = "resolved", _("resolved: action taken")
+        DISMISSED = "dismissed", _("dismissed: no action needed")
+
+    TEXT_MAX_LENGTH = 1000
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made",
+                                 verbose_name=_("reported by"))
+    subject = models.CharField(_("about"), max_length=16, choices=Subject.choices)
+    # "game:12", "player:5", "message:77": one open report per reporter and subject (the constraint below).
+    subject_key = models.CharField(_("subject key"), max_length=40, editable=False)
+    game = models.ForeignKey("gameplay.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports",
+                             verbose_name=_("game"))
+    target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="reports_against", verbose_name=_("player reported"))
+    chat_message = models.ForeignKey("gameplay.ChatMessage", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="reports", verbose_name=_("chat message"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    text = models.TextField(_("what happened"), max_length=TEXT_MAX_LENGTH, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("handled by"))
+    # The moderator's reason (also in the audit); not shown to the reporter.
+    resolution = models.TextField(_("moderator's reason"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        constraints = [
+            models.UniqueConstraint(fields=["reporter", "subject_key"], condition=models.Q(status="open"),
+                                    name="one_open_report_per_reporter_and_subject"),
+        ]
+        indexes = [
+            # The moderators' queue (open reports, the oldest first) and a player's own list.
+            models.Index(fields=["status", "created_at"], name="report_status_created"),
+            models.Index(fields=["reporter", "created_at"], name="report_reporter_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_subject_display()}: {self.get_reason_display()}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Player(User):
+    """The moderators' view of an account: its restrictions, the reports about
+    it and its games lost on time or resigned; suspended and muted from here."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("player (moderation)")
+        verbose_name_plural = _("players (moderation)")
+        permissions = [
+            ("suspend_player", _("Can suspend an account and lift its suspension")),
+            ("mute_player", _("Can mute an account in chat and lift its mute")),
+        ]

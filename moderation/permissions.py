@@ -2,77 +2,111 @@
 
 - Moderators (the "moderators" group, which holds `moderation.moderate_games`)
   and superusers: every game and every chat.
-- A league's organizer: the games of their own leagues only (a game belongs
-  to a league through `leagues.Fixture.game`).
+- Whoever an app above says oversees a game: a league's organizer, the games
+  of their own leagues (`leagues` registers its `Overseer` in its `ready()`:
+  moderation knows nothing of leagues).
 - Nobody, whatever his role, moderates a game in which he or his partner
-  sits (or sat before a substitution): `plays_in`. A league pair's partners
-  both sit at their games; a player's league partner who was replaced at a
-  table counts too, as the ratings and standings still count the seat for
-  the pair (issue 24).
+  sits (or sat before a substitution): `plays_in` (issue 24). Partners at a
+  table sit at it; an app above may name other partners (a league pair's
+  partner replaced at the table still has his pair's result at stake:
+  `Overseer.partner_plays_in`).
 """
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
 
 from gameplay.models import Move, Seat
 from gameplay.records import SUBSTITUTE
-from gameplay.services import moderation as game_services
+from moderation.services import games as game_actions
 
 MODERATORS_GROUP = "moderators"
 MODERATE_PERMISSION = "moderation.moderate_games"
 
 
+@dataclass(frozen=True)
+class Overseer:
+    """Someone other than the site's moderators who may moderate some games,
+    as an app above decides it."""
+
+    oversees: Callable  # (user, game) -> bool
+    overseen_games: Callable  # (user, games queryset) -> the games of it the user oversees
+    oversees_any: Callable  # (user) -> bool: whether the user oversees any game at all
+    # (game) -> whether a leaving player's seat goes to a computer (True) or is forfeited (False);
+    # None where this overseer has no say about the game.
+    computer_takes_over: Callable
+    # (user, game) -> whether a partner of the user (as this app pairs players) plays in the game.
+    partner_plays_in: Callable = lambda user, game: False
+
+
+_overseers: list[Overseer] = []
+
+
+def add_overseer(overseer: Overseer) -> None:
+    if overseer not in _overseers:
+        _overseers.append(overseer)
+
+
+def _active(user) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
 def is_moderator(user) -> bool:
     """A site-wide moderator: an active superuser or a member of the moderators group."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    if not _active(user):
         return False
     return user.is_superuser or user.has_perm(MODERATE_PERMISSION)
 
 
 def organizes_league_of(user, game) -> bool:
-    """Whether `user` organizes the league `game` was scheduled in."""
-    if user is None or not user.is_authenticated or not user.is_active or game is None:
+    """Whether `user` oversees `game` (organizes the league it was scheduled in)."""
+    if not _active(user) or game is None:
         return False
-    from leagues.models import Fixture
-
-    return Fixture.objects.filter(game_id=game.pk, division__season__league__organizer_id=user.pk).exists()
+    return any(overseer.oversees(user, game) for overseer in _overseers)
 
 
 def plays_in(user, game) -> bool:
-    """Whether `user` or his league partner sits at `game`, or sat there before a substitution."""
-    if user is None or not user.is_authenticated or game is None:
+    """Whether `user` or his partner sits at `game`, or sat there before a substitution."""
+    if not _active(user) or game is None:
         return False
-    if game_services.plays_in(game.pk, user):
-        return True
-    from leagues.models import Entry
-
-    seated = Seat.objects.filter(game_id=game.pk, user__isnull=False).values("user_id")
-    pair_of_a_player = Q(user_id=user.pk, partner_id__in=seated) | Q(partner_id=user.pk, user_id__in=seated)
-    return Entry.objects.filter(pair_of_a_player, season__divisions__fixtures__game_id=game.pk).exists()
+    return game_actions.plays_in(game.pk, user) or any(o.partner_plays_in(user, game) for o in _overseers)
 
 
 def can_moderate(user, game) -> bool:
-    """Whether `user` may take moderator actions on `game`: a moderator or its
-    league's organizer who does not play in it."""
+    """Whether `user` may take moderator actions on `game`: a moderator, or
+    someone who oversees it, who does not play in it."""
     return (is_moderator(user) or organizes_league_of(user, game)) and not plays_in(user, game)
 
 
 def moderated_games(user, games):
-    """`games` (a queryset) narrowed to the ones `user` may moderate."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    """`games` (a queryset) narrowed to the ones `user` may moderate (none he plays in)."""
+    if not _active(user):
         return games.none()
     if not is_moderator(user):
-        games = games.filter(fixture__division__season__league__organizer_id=user.pk)
+        if not _overseers:
+            return games.none()
+        narrowed = [overseer.overseen_games(user, games) for overseer in _overseers]
+        games = narrowed[0] if len(narrowed) == 1 else games.filter(pk__in=narrowed[0].union(*narrowed[1:]).values("pk"))
     own_seats = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
     replaced = Move.objects.filter(game_id=OuterRef("pk"), action__type=SUBSTITUTE, user_id=user.pk)
     return games.exclude(Exists(own_seats)).exclude(Exists(replaced))
 
 
 def organizes_a_league(user) -> bool:
-    """Whether `user` organizes any league (and so may moderate its games)."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    """Whether `user` oversees any game (organizes a league, and so may moderate its games)."""
+    if not _active(user):
         return False
-    from leagues.models import League
+    return any(overseer.oversees_any(user) for overseer in _overseers)
 
-    return League.objects.filter(organizer_id=user.pk).exists()
+
+def computer_takes_over(game, default: bool) -> bool:
+    """Whether a computer player continues a leaving player's seat at `game`
+    (else the game is forfeited): as an overseer of the game says, else `default`."""
+    for overseer in _overseers:
+        said = overseer.computer_takes_over(game)
+        if said is not None:
+            return said
+    return default

@@ -1,7 +1,13 @@
-"""The moderation pages on the site, for a league organizer who is not staff
-(moderators and staff organizers have the same actions in the admin): the
-games in play they may moderate, and for one game the same actions as the
-admin's, through the same services. Thin: check, parse, call, redirect."""
+"""Moderation on the site (moderators work in the admin):
+
+- a player's side of reports: the report form (of a game, a player or a chat
+  message, only what the player can see) and the list of their own reports;
+- the moderation pages of a league organizer who is not staff (moderators
+  and staff organizers have the same actions in the admin): the games in
+  play they may moderate, and for one game the same actions as the admin's,
+  through the same services.
+
+Thin: check, parse, call, redirect."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,10 +17,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from gameplay import services
-from gameplay.models import Game
-from moderation.forms import AdjudicateForm, ReasonForm, SubstituteForm
+from django.contrib.auth import get_user_model
+from django.http import Http404
+
+from accounts import limits
+from gameplay.models import ChatMessage, Game
+from gameplay.services.base import GameError
+from gameplay.views import paginated, visible_game
+from moderation.forms import AdjudicateForm, ReasonForm, ReportForm, SubstituteForm
+from moderation.limits import report_limits
+from moderation.models import Report
 from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
+from moderation.services import games as game_actions
+from moderation.services import people
 
 
 @login_required
@@ -42,7 +57,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     if posted in forms and forms[posted].is_valid():
         try:
             done = _act(posted, game, request.user, forms[posted])
-        except services.GameError as exc:
+        except GameError as exc:
             forms[posted].add_error(None, exc.message)
         else:
             messages.success(request, done)
@@ -53,10 +68,64 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def _act(action: str, game: Game, moderator, form) -> str:
     data = form.cleaned_data
     if action == "abort":
-        services.abort_game(game.pk, moderator, data["reason"])
+        game_actions.abort_game(game.pk, moderator, data["reason"])
         return _("Game aborted.")
     if action == "adjudicate":
-        services.adjudicate_game(game.pk, moderator, data["reason"], form.result())
+        game_actions.adjudicate_game(game.pk, moderator, data["reason"], form.result())
         return _("Game adjudicated.")
-    services.substitute_seat(game.pk, data["position"], moderator, data["reason"], user=data["user"])
+    game_actions.substitute_seat(game.pk, data["position"], moderator, data["reason"], user=data["user"])
     return _("The seat has a new player.")
+
+
+REPORTS_PER_PAGE = 20
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 19 else None
+
+
+def _subject(request: HttpRequest) -> dict:
+    """What the query string names (?message=, ?player=, ?game=), if this
+    player may see it; else not found."""
+    if "message" in request.GET:
+        message_id = _int(request.GET["message"])
+        message = ChatMessage.objects.select_related("user", "game").filter(pk=message_id, hidden=False).first()
+        if message is None:
+            raise Http404
+        visible_game(request, message.game_id)
+        return {"message": message}
+    if "player" in request.GET:
+        return {"player": get_object_or_404(get_user_model(), username=request.GET["player"], is_active=True)}
+    if "game" in request.GET:
+        game_id = _int(request.GET["game"])
+        if game_id is None:
+            raise Http404
+        return {"game": visible_game(request, game_id)}
+    raise Http404
+
+
+@login_required
+def new_report(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    form = ReportForm(request.POST or None)
+    if request.method == "POST":
+        refusal = limits.count(request, report_limits(request.user))
+        if refusal:
+            return limits.too_many(request, refusal)
+        if form.is_valid():
+            try:
+                people.send_report(request.user, form.cleaned_data["reason"], form.cleaned_data["text"], **subject)
+            except GameError as exc:
+                messages.error(request, exc.message)
+                return redirect("my_reports")
+            messages.success(request, _("Thank you: your report has been sent to the moderators."))
+            return redirect("my_reports")
+    return render(request, "moderation/report_form.html", {"form": form, **subject})
+
+
+@login_required
+def my_reports(request: HttpRequest) -> HttpResponse:
+    reports = (Report.objects.filter(reporter=request.user)
+               .select_related("game", "target_user", "chat_message").defer("game__state"))
+    page = paginated(request, reports, per_page=REPORTS_PER_PAGE)
+    return render(request, "moderation/my_reports.html", {"page": page, "reports": page.object_list})

@@ -97,6 +97,11 @@ def is_rated(game: Game, seats: list[Seat]) -> bool:
     return bool(rated_players(game, seats))
 
 
+def rate_finished_game(game: Game, **_details) -> None:
+    """The `game_finished` event (in its transaction; the seats are loaded and hold their places)."""
+    rate_game(game, list(game.seats.all()), game.finished_at)
+
+
 def rate_game(game: Game, seats: list[Seat], when: datetime) -> list[RatingChange]:
     """Update the ratings of a game that has just finished (its seats' places
     set), inside the caller's transaction. Nothing for an unrated game."""

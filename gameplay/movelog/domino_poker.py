@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 
 from gameplay.models import Game, Move
 from gameplay.movelog import bid_words
+from gameplay.schedules.domino_poker import stage_name
 
 REVEAL = "reveal"
 
@@ -54,8 +55,6 @@ def shown_moves(game: Game, moves: list[Move], viewer: int | None) -> set[int]:
 
 def section(state: dict) -> str:
     """The part of the game a move belongs to, for the game's record: the deal and its tiles, or its stage."""
-    from gameplay.schedules.domino_poker import stage_name
-
     deal, tiles = state.get("deal"), state.get("tiles")
     if state.get("kind", "bidding") != "bidding":
         return gettext("Deal %(n)s: %(stage)s") % {"n": deal, "stage": stage_name(state.get("stage"))}

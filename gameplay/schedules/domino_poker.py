@@ -1,6 +1,6 @@
-"""Domino Poker's words on the platform: the stages by name, the deal schedule
-a table's options give (the new-table form's preview, the lobby's label),
-and the preview's small JSON endpoint.
+"""Domino Poker's words on the platform: the stages by name and the deal
+schedule a table's options give (the new-table form's preview, the lobby's
+label; the preview's JSON endpoint is `gameplay.previews`).
 
 The schedule itself is the engine's (``domino_poker_rules.deal_schedule``): this
 module only words it, so the preview can never disagree with the game.
@@ -8,13 +8,11 @@ module only words it, so the preview can never disagree with the game.
 
 from __future__ import annotations
 
-import copy
 from itertools import groupby
 
-from django import forms
-from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext, ngettext, pgettext
-from django.views.decorators.http import require_GET
+
+from gameplay.engine.domino_poker_rules import deal_schedule
 
 SLUG = "domino_poker"
 BIDDING_STAGE, BLIND_STAGE, GRAB_STAGE, MISERE_STAGE, FINAL_STAGE = 1, 2, 3, 4, 5
@@ -35,8 +33,6 @@ def stage_name(stage: int) -> str:
 def schedule(options: dict, players: int = 4) -> list[dict]:
     """The deals of a game with these options, in order (the engine's ``deal_schedule``: ``stage``,
     ``kind``, ``tiles``...); ``InvalidSetup`` (a ``ValueError``) for options it refuses."""
-    from gameplay.engine.domino_poker_rules import deal_schedule
-
     return deal_schedule(players, options)
 
 
@@ -84,45 +80,3 @@ def variant_words(options: dict, players: int) -> str:
         parts.append(gettext("stage 5"))
     summary = ngettext("%(n)s deal", "%(n)s deals", deals) % {"n": deals}
     return f"{count}, {summary}: {', '.join(parts)}"
-
-
-class ScheduleForm(forms.Form):
-    """The new-table form's Domino Poker fields alone (the same fields, so the same bounds and messages)."""
-
-    def __init__(self, *args, **kwargs):
-        from gameplay.forms import DOMINO_FIELDS, NewGameForm
-
-        super().__init__(*args, **kwargs)
-        for name in DOMINO_FIELDS.values():
-            self.fields[name] = copy.deepcopy(NewGameForm.base_fields[name])
-
-
-def _players(value: str | None) -> int:
-    """The form's number of players if domino Poker is played by that many, else 4 (the table refuses
-    other numbers with its own message)."""
-    try:
-        players = int(value or 0)
-    except ValueError:
-        return 4
-    return players if 2 <= players <= 4 else 4
-
-
-@require_GET
-def schedule_preview(request: HttpRequest) -> JsonResponse:
-    """``?domino_sevens=4&domino_blind_deals=1...``: the deal schedule in words, or why the options are refused."""
-    from gameplay.forms import domino_options
-
-    form = ScheduleForm(request.GET)
-    if not form.is_valid():
-        errors = {name: [str(message) for message in messages] for name, messages in form.errors.items()}
-        return JsonResponse({"ok": False, "errors": errors})  # an answer, not a failure: the page shows it
-    options = domino_options(form.cleaned_data)
-    players = _players(request.GET.get("players"))
-    try:
-        deals = schedule(options, players)
-    except ValueError as exc:
-        from gameplay.i18n import engine_message_text
-
-        return JsonResponse({"ok": False, "errors": {"__all__": [engine_message_text(exc)]}})
-    return JsonResponse({"ok": True, "lines": schedule_lines(options, players), "deals": len(deals),
-                         "schedule": deals})

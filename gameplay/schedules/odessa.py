@@ -1,24 +1,17 @@
 """The new-table form's preview of Odessa poker's deal schedule.
 
 The schedule is the engine's own (``engine.odessa_setup.deal_schedule``);
-this module words it ("1–8, 9 ×4, 8–1, blind 9 ×4 … — 31 deals") and answers
-the form's script with it, or with the reason the options do not fit
-together, in the visitor's language.
+this module words it ("1–8, 9 ×4, 8–1, blind 9 ×4 … — 31 deals"); the form's
+script asks `gameplay.previews` for it.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
 from django.utils.translation import ngettext
 
 from gameplay.engine.core import InvalidSetup
 from gameplay.engine.odessa_setup import deal_schedule
-from gameplay.forms import NewGameForm
-from gameplay.i18n import engine_message_text
 from gameplay.movelog.odessa import special_name
-
-FIELDS = ["players", *NewGameForm.PER_GAME["odessa"]]
-
 
 def runs(deals: list[dict]) -> list[tuple[int, str | None, int]]:
     """(cards, special, how many deals in a row) for each run of equal deals."""
@@ -65,17 +58,3 @@ def schedule_text(players: int, options: dict) -> str:
         return summary(deal_schedule(players, options))
     except InvalidSetup:
         return ""
-
-
-def schedule_preview(request: HttpRequest) -> JsonResponse:
-    """The deals the form's Odessa options give: ``{"deals", "summary", "error"}`` (always 200)."""
-    form = NewGameForm({**request.GET.dict(), "engine": "odessa"})
-    form.is_valid()
-    errors = [str(message) for name in [*FIELDS, "__all__"] for message in form.errors.get(name, [])]
-    if errors:
-        return JsonResponse({"deals": [], "summary": "", "error": " ".join(errors)})
-    try:
-        deals = deal_schedule(form.cleaned_data["players"], form.engine_options())
-    except InvalidSetup as exc:
-        return JsonResponse({"deals": [], "summary": "", "error": engine_message_text(exc)})
-    return JsonResponse({"deals": deals, "summary": summary(deals), "error": ""})

@@ -11,31 +11,34 @@ or raises.
 - `moves`: a move, a resignation, a computer player's move, "done" said in advance.
 - `clocks`: the seats' clocks, deadlines and their expiry, vacations.
 - `chat`: table chat.
-- `moderation`: what moderators do.
+- `interventions`: changes made from outside play (end with a result, replace a
+  seat, abort, hide a message), for moderation to call with its reasons.
 """
 
 from gameplay.records import RESIGN, TIMEOUT
 from gameplay.services.base import GameError, MoveResult, locked_game, seat_of
-from gameplay.services.chat import post_chat, set_chat_hidden
+from gameplay.services.chat import post_chat
 from gameplay.services.clocks import (
     end_vacation,
     expire_deadlines,
     expire_seat,
     overdue_game_ids,
+    expiry_forfeits,
     pauses_for,
+    runs_out_at,
+    send_time_warnings,
     take_vacation,
     update_clocks,
     vacation_days_taken,
 )
-from gameplay.services.moderation import abort_game, adjudicate_game, substitute_seat
 from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_move
 from gameplay.services.tables import (
     MAX_SERIES, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
 )
 
 __all__ = [
-    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "abort_game", "adjudicate_game", "create_game", "create_seated_game",
+    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "create_game", "create_seated_game",
     "end_vacation", "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
-    "overdue_game_ids", "pauses_for", "play_bot_move", "post_chat", "resign", "seat_of", "set_chat_hidden",
-    "submit_move", "substitute_seat", "take_vacation", "update_clocks", "vacation_days_taken",
+    "expiry_forfeits", "overdue_game_ids", "pauses_for", "runs_out_at", "send_time_warnings", "play_bot_move", "post_chat", "resign", "seat_of",
+    "submit_move", "take_vacation", "update_clocks", "vacation_days_taken",
 ]

@@ -9,8 +9,9 @@ after-commit callback, which
   their users and the vacations the clocks read (no query); and
 - queues one Celery task (`gameplay.tasks.after_change`) with the work that
   does not change the game and may wait a moment: the deadline task, the
-  "your turn" emails, the badges of the players whose turn changed, the
-  game-over emails and the computer player's move.
+  badges of the players whose turn changed, the computer player's move, and
+  the game's events for their after-commit subscribers (`gameplay.events`:
+  "your turn", game over, ... in `notifications`).
 
 So a move's request does its transaction and the fan-out, and hands the
 task to a thread of the process that queues it (queueing it is about a
@@ -21,11 +22,13 @@ commit, in the order of the commits, and is lost only if the process dies
 in the moment between. If the broker refuses the task (Redis is down),
 nothing the database holds is lost: beat's sweep enforces the deadlines and
 queues the computer moves again, a badge is repaired by the next push or a
-reconnect; the game-over emails are sent from that thread instead.
+reconnect; the events' after-commit subscribers are called from that thread
+instead.
 
-The services import neither the tasks nor the notifications (those depend
-on the services, not back): `gameplay.tasks` registers the follow-up
-(`set_follow_up`) when the app is ready.
+The services import neither the tasks nor the apps above (those depend on
+the services, not back): `gameplay.tasks` registers the follow-up
+(`set_follow_up`) when the app is ready, and this module registers itself as
+the events' deferral (`events.set_deferral`).
 """
 
 import logging
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import connections, transaction
 
-from gameplay import broadcast
+from gameplay import broadcast, events
 from gameplay.engine import get_engine
 from gameplay.models import Game
 
@@ -60,23 +63,40 @@ class Changes:
     clock_started: set[int] = field(default_factory=set)  # seat positions
     turn_changed: set[int] = field(default_factory=set)  # user ids whose "your move" count may change
     clocks: bool = False  # deadlines or warnings may have moved
-    finished: bool = False  # the game ended in this transaction
+    started: bool = False  # the game started in this transaction
+    published: list = field(default_factory=list)  # [event, details] for the after-commit subscribers
+    views_changed: bool = False  # what the seats see may have changed: send their views
     fan_out: bool = True  # False: made in this transaction, no page can show it yet
 
 
 def game_changed(game: Game, *, events=(), clock_started=(), turn_changed=(), clocks: bool = False,
-                 finished: bool = False) -> None:
+                 started: bool = False) -> None:
     """Record a change of the locked `game`; the first call of a transaction
     registers the after-commit work, later ones add to it."""
-    changes = game.__dict__.get("_changes")
-    if changes is None:
-        changes = game.__dict__["_changes"] = Changes()
-        transaction.on_commit(lambda: _after_commit(game))
+    changes = _changes_of(game)
+    changes.views_changed = True
     changes.events.extend(events)
     changes.clock_started.update(clock_started)
     changes.turn_changed.update(u for u in turn_changed if u is not None)
     changes.clocks = changes.clocks or clocks
-    changes.finished = changes.finished or finished
+    changes.started = changes.started or started
+
+
+def _changes_of(game: Game) -> Changes:
+    changes = game.__dict__.get("_changes")
+    if changes is None:
+        changes = game.__dict__["_changes"] = Changes()
+        transaction.on_commit(lambda: _after_commit(game))
+    return changes
+
+
+def event_published(game: Game, event: str, details: dict) -> None:
+    """An event of the locked `game` waits for the commit: its after-commit
+    subscribers get it from the follow-up (no views are sent for it alone)."""
+    _changes_of(game).published.append([event, details])
+
+
+events.set_deferral(event_published)
 
 
 def game_created(game: Game) -> None:
@@ -89,7 +109,7 @@ def game_created(game: Game) -> None:
 
 def _after_commit(game: Game) -> None:
     changes = game.__dict__.pop("_changes", None) or Changes()
-    if changes.fan_out:
+    if changes.fan_out and changes.views_changed:
         broadcast.send_game(game, changes.events)
     follow_up = {
         "game_id": game.pk,
@@ -97,11 +117,12 @@ def _after_commit(game: Game) -> None:
         "clock_started": sorted(changes.clock_started),
         "turn_changed": sorted(changes.turn_changed),
         "deadlines": changes.clocks and game.status == Game.Status.ACTIVE,
-        "finished": changes.finished,
-        "bot": _bot_to_move(game),
+        "started": changes.started,
+        "published": changes.published,
+        "bot": changes.views_changed and _bot_to_move(game),
     }
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
-            or follow_up["finished"] or follow_up["bot"]):
+            or follow_up["started"] or follow_up["published"] or follow_up["bot"]):
         return
     if _follow_up is None:
         log.error("no follow-up registered (gameplay.tasks not loaded): game %s", game.pk)

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection
-from django.db.models import Exists, Model, OuterRef, Prefetch
+from django.db.models import Exists, Model, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import standing
+from accounts.models import Vacation
+from gameplay.loading import cache_seats, seats_loaded
 from gameplay.models import Game, Seat
 from gameplay.services.prepared import PreparedQuery
 
@@ -45,12 +48,6 @@ def is_storable_text(text: str) -> bool:
     return True
 
 
-def with_seats(games):
-    """Games with their seats and the seats' users loaded in one more query
-    (`game.seats.all()` then reads no database)."""
-    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-
-
 # Vacations that ended longer ago than this cannot pause a running clock.
 VACATION_LOOKBACK = timedelta(days=90)
 
@@ -79,8 +76,6 @@ def _load_seats(game: Game) -> None:
 
 
 def _seats_with_users(game_id, vacations_since):
-    from accounts.models import Vacation
-
     recent = Vacation.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=vacations_since)
     return (Seat.objects.filter(game_id=game_id).select_related("user")
             .annotate(has_vacations=Exists(recent)).order_by("position"))
@@ -94,11 +89,6 @@ _SEATS_WITH_USERS = PreparedQuery(
     "seats_with_users", _seats_with_users,
     {"game_id": ("gameplay.Seat.game", _SENTINEL_ID),
      "vacations_since": ("accounts.Vacation.ends_at", datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC))})
-
-
-def seats_loaded(game: Game) -> bool:
-    """Whether `game.seats.all()` reads no database (`locked_game(..., seats=True)`, `with_seats`)."""
-    return "seats" in getattr(game, "_prefetched_objects_cache", {})
 
 
 def seat_of(game: Game, user) -> Seat | None:
@@ -160,12 +150,21 @@ def insert_rows(objects: list[Model]) -> None:
             cursor.executemany(sql, rows)
 
 
-def cache_seats(game: Game, seats: list[Seat]) -> None:
-    """Make `game.seats.all()` read these seat objects, as `locked_game(...,
-    seats=True)` leaves it (a service that has just made the seats)."""
-    for seat in seats:
-        Seat.game.field.set_cached_value(seat, game)
-    cached = game.seats.all()
-    cached._result_cache = seats
-    cached._prefetch_done = True
-    game._prefetched_objects_cache = {"seats": cached}
+def ensure_may_play(user) -> None:
+    """Refuse (GameError "suspended") an account suspended now. `user` must be
+    fresh: the row a game service's transaction loaded, or the request's user."""
+    if standing.is_suspended(user):
+        raise GameError(standing.suspension_message(user), code=standing.SUSPENDED)
+
+
+def ensure_may_chat(user) -> None:
+    """Refuse (GameError "suspended" or "muted") an account that may not chat
+    now. Reads the user's row afresh (one query): the user a socket holds was
+    loaded when it opened."""
+    fresh = standing.fresh_standing(user)
+    if fresh is None:
+        return
+    if standing.is_suspended(fresh):
+        raise GameError(standing.suspension_message(fresh), code=standing.SUSPENDED)
+    if standing.is_muted(fresh):
+        raise GameError(standing.mute_message(fresh), code=standing.MUTED)

@@ -1,4 +1,4 @@
-"""Table chat: stored, rate-limited, hidden by moderators (each hiding recorded in the moderation audit)."""
+"""Table chat: stored, rate-limited (moderators hide messages: `gameplay.services.interventions`)."""
 
 from datetime import timedelta
 from typing import Any
@@ -7,13 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
-from conduct.restrictions import ensure_may_chat
 from gameplay import broadcast
 from gameplay.models import ChatMessage
-from gameplay.services.base import GameError, is_storable_text, locked_game, seat_of
-from gameplay.services.moderation import required_reason
-from moderation.audit import record_action
-from moderation.models import AuditEntry
+from gameplay.services.base import GameError, ensure_may_chat, is_storable_text, locked_game, seat_of
 
 
 CHAT_BURST = (5, timedelta(seconds=10))  # at most 5 messages in 10 seconds
@@ -47,26 +43,4 @@ def post_chat(game_id: int, user, text: Any) -> ChatMessage:
                 raise GameError(_("You are writing too fast; wait a moment."), code="rate_limited")
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         broadcast.chat_on_commit(message.pk)
-    return message
-
-
-@transaction.atomic
-def set_chat_hidden(message_id: int, moderator, reason: str, hidden: bool) -> ChatMessage:
-    """A moderator hides a chat message (or shows it again), with a reason;
-    recorded in the moderation audit."""
-    message = (ChatMessage.objects.select_for_update(of=("self",)).select_related("game", "user")
-               .defer("game__state").filter(pk=message_id).first())
-    if message is None:
-        raise GameError(_("There is no such message."), code="not_found")
-    reason = required_reason(reason, _("Give a reason for hiding the message.") if hidden
-                             else _("Give a reason for showing the message again."))
-    if message.hidden == hidden:
-        raise GameError(_("This message is already hidden.") if hidden else _("This message is not hidden."),
-                        code="unchanged")
-    message.hidden = hidden
-    message.save(update_fields=["hidden"])
-    record_action(moderator, AuditEntry.Action.HIDE_CHAT if hidden else AuditEntry.Action.UNHIDE_CHAT, reason,
-                  game=message.game, target_user=message.user, chat_message=message,
-                  before={"hidden": not hidden}, after={"hidden": hidden})
-    broadcast.chat_on_commit(message.pk)
     return message

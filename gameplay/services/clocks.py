@@ -1,21 +1,27 @@
 """The seats' clocks: charged and started after every state change, expired
 by the deadline tasks and beat's sweep, paused by nights and vacations."""
 
+import logging
 import math
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
+from accounts.models import Vacation
 from gameplay import clocks
+from gameplay import events as game_events
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
 from gameplay.records import TIMEOUT
 from gameplay.services import moves
 from gameplay.services.after_commit import game_changed
 from gameplay.services.base import VACATION_LOOKBACK, GameError, locked_game, save_seats
+
+log = logging.getLogger(__name__)
 
 
 # After this many automatic moves in a row the late player forfeits (rules/joker.md "Time-outs").
@@ -90,10 +96,6 @@ def overdue_game_ids(limit: int = 500) -> list[int]:
 def take_vacation(user, starts_at: datetime, ends_at: datetime):
     """Stop the user's clocks in all his games from `starts_at` to `ends_at`
     (at most settings.VACATION_DAYS_PER_YEAR days in a calendar year)."""
-    from django.conf import settings
-
-    from accounts.models import Vacation
-
     now = timezone.now()
     if ends_at <= starts_at or starts_at < now - timedelta(minutes=5):
         raise GameError(_("A vacation must start now or later and end after it starts."), code="bad_request")
@@ -160,8 +162,6 @@ def seat_vacations(game: Game, now: datetime) -> dict[int, list[tuple[datetime, 
     the game after writing them."""
     known = game.__dict__.get("_vacations")
     if known is None:
-        from accounts.models import Vacation
-
         user_ids = [s.user_id for s in game.seats.all()
                     if s.user_id is not None and getattr(s, "has_vacations", True)]
         known = {}
@@ -249,3 +249,60 @@ def _recompute_deadline(seat: Seat, game: Game, now: datetime) -> None:
 def _reserve_of(seat: Seat) -> int:
     return seat.reserve_seconds_left if seat.clock_uses_reserve else 0
 
+
+# -- the time warning ----------------------------------------------------------------
+
+
+def expiry_forfeits(game: Game, position: int) -> bool:
+    """Whether running out of time loses the game (else an automatic move is
+    made): the same rule as `expire_seat`."""
+    engine = get_engine(game.engine)
+    if game.on_timeout == Game.OnTimeout.FORFEIT and engine.table_chooses_on_timeout:
+        return True
+    timers = {t["seat"]: t for t in engine.timers(game.state)}
+    return timers.get(position, {}).get("expiry") == "forfeit"
+
+
+def runs_out_at(seat: Seat, game: Game):
+    """When the seat's time really runs out: its deadline, or, while the move
+    time still runs, the end of the reserve that follows it."""
+    if seat.in_reserve or not seat.clock_uses_reserve or seat.reserve_seconds_left <= 0:
+        return seat.deadline
+    return clocks.advance(seat.deadline, seat.reserve_seconds_left, pauses_for(seat, game, timezone.now()))
+
+
+def send_time_warnings(game_id: int | None = None) -> int:
+    """Mark the seats whose once-a-turn "less than 20% of your time left"
+    warning is due (of one game, or of all), each publishing `clock_warning`
+    (the email is `notifications`'). Returns how many seats were marked warned
+    (computer players' seats are marked too)."""
+    due = Seat.objects.filter(
+        warn_at__lte=timezone.now(), warned=False, deadline__isnull=False, game__status=Game.Status.ACTIVE
+    )
+    if game_id is not None:
+        due = due.filter(game_id=game_id)
+    marked = 0
+    for seat_game_id, position in due.order_by("warn_at").values_list("game_id", "position")[:1000]:
+        try:
+            marked += _warn(seat_game_id, position)
+        except Exception:
+            log.exception("the time warning of game %s seat %s failed", seat_game_id, position)
+    return marked
+
+
+@transaction.atomic
+def _warn(game_id: int, position: int) -> int:
+    """The game row, then the seat row, locked (the same order as a move, so
+    no deadlock with one in progress): mark the seat warned, once a turn."""
+    now = timezone.now()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return 0
+    seat = Seat.objects.select_for_update().filter(game=game, position=position).first()
+    if seat is None or seat.warned or seat.deadline is None or seat.warn_at is None or seat.warn_at > now:
+        return 0
+    seat.warned = True
+    seat.save(update_fields=["warned"])
+    if not seat.is_bot and seat.user_id is not None:
+        game_events.publish(game_events.CLOCK_WARNING, game, position=position)
+    return 1

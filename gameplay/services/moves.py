@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from conduct.restrictions import ensure_may_play
-from gameplay import broadcast
+from gameplay import bots, broadcast
+from gameplay import events as game_events
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
@@ -18,8 +18,7 @@ from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
 from gameplay.services.after_commit import game_changed
-from gameplay.services.base import GameError, MoveResult, insert_rows, locked_game, save_rows, save_seats, seat_of
-from ratings import services as ratings
+from gameplay.services.base import GameError, MoveResult, ensure_may_play, insert_rows, locked_game, save_rows, save_seats, seat_of
 
 
 def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id: str | None = None) -> MoveResult:
@@ -94,8 +93,6 @@ def resign(game_id: int, user) -> MoveResult:
 def play_bot_move(game_id: int, expected_version: int) -> bool:
     """The computer player whose turn it is moves, if the game is still where
     the task was queued. Running it twice is harmless."""
-    from gameplay import bots
-
     game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or game.version != expected_version:
         return False
@@ -141,7 +138,7 @@ def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, m
     insert_rows(moves)
     if by == Move.By.PLAYER:
         _end_auto_streak(game, position)
-    game_changed(game, events=events, finished=game.status == Game.Status.FINISHED)
+    game_changed(game, events=events)
     if game.status == Game.Status.FINISHED:
         tables.start_next_in_series(game, engine)
 
@@ -225,14 +222,4 @@ def finish_with_result(game: Game, places: list, points: list, now) -> None:
         seat.place = places[seat.position]
         seat.points = points[seat.position]
     save_seats(seats, ["place", "points"])
-    ratings.rate_game(game, seats, now)
-    tell_league_game_over(game)
-
-
-def tell_league_game_over(game: Game) -> None:
-    """A game has just ended (finished, adjudicated or aborted), in its
-    transaction: its league, if it is a league game, updates its standings
-    and its rounds (leagues build on these services: imported when needed)."""
-    from leagues.services import game_over
-
-    game_over(game)
+    game_events.publish(game_events.GAME_FINISHED, game)

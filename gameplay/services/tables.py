@@ -10,7 +10,8 @@ from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
 from gameplay.services.after_commit import game_changed, game_created
-from gameplay.services.base import GameError, cache_seats, locked_game, seat_of
+from gameplay.loading import cache_seats
+from gameplay.services.base import GameError, locked_game, seat_of
 
 
 # Bounds of every time field of a table. Beyond the upper ones the clocks'
@@ -224,8 +225,7 @@ def _set_started(game: Game, engine, now) -> None:
     game.turn_started_at = now
     game.version = 0
     opening = getattr(engine, "opening_events", None)  # what the start itself shows (domino Poker's draw)
-    if opening is not None:
-        game_changed(game, events=opening(game.state))
+    game_changed(game, events=opening(game.state) if opening is not None else (), started=True)
 
 
 MAX_SERIES = 20

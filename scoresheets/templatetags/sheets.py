@@ -1,7 +1,10 @@
 from django import template
 
-from scoresheets import scores
-from scoresheets.sheets import ordered
+from gameplay import points as scores
+from gameplay.engine.cards import SUIT_SYMBOLS
+from gameplay.movelog.odessa import special_name
+from gameplay.schedules.domino_poker import stage_name
+from scoresheets.sheets import ordered, sheet_context
 
 register = template.Library()
 
@@ -28,22 +31,23 @@ def in_order(cells, order):
 @register.filter
 def domino_stage(stage: int) -> str:
     """A domino Poker stage's heading on its sheet: "Stage 2: blind" ("Этап 2: «Вслепую»")."""
-    from gameplay.schedules.domino_poker import stage_name
-
     return stage_name(stage)
 
 
 @register.filter
 def odessa_special(name) -> str:
     """An Odessa special deal's name in the active language ("" for an ordinary deal)."""
-    from gameplay.movelog.odessa import special_name
-
     return special_name(name)
 
 
 @register.filter
 def suit_symbol(suit) -> str:
     """S C D H as ♠ ♣ ♦ ♥ ("" for none)."""
-    from gameplay.engine.cards import SUIT_SYMBOLS
-
     return SUIT_SYMBOLS.get(suit, "")
+
+
+@register.inclusion_tag("scoresheets/fragment.html")
+def game_sheet(game, result=None) -> dict:
+    """`{% game_sheet game result %}`: the game's score sheet as its page shows
+    it beside the table (the sheet's own fragment, which live updates replace)."""
+    return {"sheet": sheet_context(game, result)}

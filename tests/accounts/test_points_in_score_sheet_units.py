@@ -8,9 +8,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import notifications
+from notifications import emails as notifications
 from gameplay.models import Game, Seat
-from scoresheets.scores import format_points
+from gameplay.points import format_points
 from scoresheets.templatetags.sheets import hundreds
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from gameplay import notifications
+from notifications import emails as notifications
 from gameplay.models import Game, Seat
 
 BASE_DIR = Path(__file__).resolve().parents[2]

@@ -36,7 +36,7 @@ def queued(monkeypatch, settings):
     monkeypatch.setattr(tasks.after_change, "apply_async", lambda kwargs: caught.append(kwargs))
     monkeypatch.setattr(tasks.enforce_deadlines, "apply_async", lambda *a, **k: None)
     monkeypatch.setattr(tasks.play_bot, "apply_async", lambda *a, **k: None)
-    monkeypatch.setattr("gameplay.notifications.send_turn_email.apply_async", lambda *a, **k: None)
+    monkeypatch.setattr("notifications.emails.send_turn_email.apply_async", lambda *a, **k: None)
     return caught
 
 

@@ -14,10 +14,12 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone, translation
 
-from gameplay import notifications, services
+from gameplay import services
 from gameplay.models import Game, Seat
+from notifications import emails as notifications
 
 from .conftest import JOKER, a_legal_action, acting_player
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -214,8 +216,8 @@ def test_the_time_warning_is_sent_once_a_turn(joker_game, players, run_on_commit
     seat = seat_of(joker_game, position)
 
     with time_machine.travel(seat.warn_at + timedelta(seconds=1), tick=False), run_on_commit():
-        first = notifications.send_time_warnings()
-        second = notifications.send_time_warnings()
+        first = services.send_time_warnings()
+        second = services.send_time_warnings()
 
     assert (first, second) == (1, 0)
     [email] = mail.outbox
@@ -230,7 +232,7 @@ def test_the_time_warning_is_not_sent_before_it_is_due(joker_game, players, run_
     seat = seat_of(joker_game, position)
 
     with time_machine.travel(seat.warn_at - timedelta(seconds=1), tick=False), run_on_commit():
-        assert notifications.send_time_warnings(game_id=joker_game.pk) == 0
+        assert services.send_time_warnings(game_id=joker_game.pk) == 0
 
     assert mail.outbox == []
 
@@ -245,7 +247,7 @@ def test_the_time_warning_says_when_the_time_runs_out_in_local_time(joker_game, 
     local = timezone.localtime(runs_out, timezone=zoneinfo.ZoneInfo("Asia/Tokyo"))
 
     with time_machine.travel(seat.warn_at + timedelta(seconds=1), tick=False), run_on_commit():
-        notifications.send_time_warnings(game_id=joker_game.pk)
+        services.send_time_warnings(game_id=joker_game.pk)
 
     [email] = mail.outbox
     assert f"Deadline: {local:%H:%M} on " in email.body
@@ -259,7 +261,7 @@ def test_the_time_warning_respects_email_notifications_off(joker_game, players, 
     seat = seat_of(joker_game, position)
 
     with time_machine.travel(seat.warn_at + timedelta(seconds=1), tick=False), run_on_commit():
-        assert notifications.send_time_warnings() == 1
+        assert services.send_time_warnings() == 1
 
     assert mail.outbox == []
     assert seat_of(joker_game, position).warned
@@ -305,7 +307,7 @@ def test_players_who_turned_email_notifications_off_get_no_game_over_email(joker
 
 def test_an_aborted_game_sends_no_game_over_email(joker_game, players, run_on_commit):
     with run_on_commit():
-        services.abort_game(joker_game.pk, outsider(), "testing")
+        moderation_actions.abort_game(joker_game.pk, outsider(), "testing")
         notifications.game_over(joker_game.pk)
 
     assert mail.outbox == []
@@ -393,7 +395,7 @@ def test_the_daily_digest_skips_finished_games(joker_game, players, run_on_commi
     user.turn_emails = "daily"
     user.save()
     with run_on_commit():
-        services.abort_game(joker_game.pk, outsider(), "testing")
+        moderation_actions.abort_game(joker_game.pk, outsider(), "testing")
 
     assert notifications.send_daily_digests() == 0
 
@@ -418,7 +420,7 @@ def test_the_time_warning_says_what_happens_when_the_time_runs_out(joker_game, p
     seat = seat_of(joker_game, position)
 
     with time_machine.travel(seat.warn_at + timedelta(seconds=1), tick=False), run_on_commit():
-        notifications.send_time_warnings(game_id=joker_game.pk)
+        services.send_time_warnings(game_id=joker_game.pk)
 
     [email] = mail.outbox
     assert "a move is made for you automatically" in email.body  # the table's default: automatic moves

@@ -17,7 +17,7 @@ from django.utils import translation
 from gameplay import services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
-from gameplay.i18n import variant_label
+from gameplay.labels import variant_words
 from gameplay.models import Game, Move
 
 from .conftest import client_for, started_game
@@ -133,7 +133,7 @@ def test_the_lobby_and_my_games_show_the_chosen_options(players):
     client.post(reverse("new_game"), {**CHOSEN, "fill_with_bots": ""})
     game = Game.objects.get(engine="odessa")
     with translation.override("en"):
-        label = variant_label("odessa", game.options, game.seats_count)
+        label = variant_words("odessa", game.options, game.seats_count)
     assert label == ("3 players, 52 cards, up to 4 in a hand, trump ♥, dealer: must make the bids add up to more "
                      "than the cards, joker's demand: on the first trick of a deal only, specials: miser, blind (×3), "
                      "each special once")

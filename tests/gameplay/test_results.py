@@ -27,6 +27,7 @@ from gameplay.services.base import locked_game
 from gameplay.services.clocks import expire_seat
 
 from .conftest import client_for
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 ENGINES = {"joker": 4, "durak": 3, "ipuker": 4, "odessa": 4, "domino_poker": 3}
@@ -130,7 +131,7 @@ def test_a_resignation_places_the_player_last_and_says_who_resigned(slug, emaile
 def test_an_aborted_game_has_no_places_and_gives_the_moderators_reason(slug, emailed_players, django_user_model):
     moderator = django_user_model.objects.create_user("mod", is_staff=True)
     game = new_game(slug, emailed_players)
-    services.abort_game(game.pk, moderator, "Two accounts of one player")
+    moderation_actions.abort_game(game.pk, moderator, "Two accounts of one player")
     game.refresh_from_db()
     result = game_result(game)
     assert (result.ending, result.reason, result.standings) == (ABORTED, "Two accounts of one player", [])
@@ -208,7 +209,7 @@ def test_box_sheet_profile_and_email_rank_a_joker_game_lost_on_time_alike(emaile
 def test_the_sheet_of_an_aborted_game_gives_the_reason_and_no_ranking(emailed_players, django_user_model):
     moderator = django_user_model.objects.create_user("mod", is_staff=True)
     game = new_game("durak", emailed_players)
-    services.abort_game(game.pk, moderator, "Server trouble")
+    moderation_actions.abort_game(game.pk, moderator, "Server trouble")
     html = client_for(emailed_players[0]).get(reverse("sheet", args=[game.pk])).content.decode()
     assert "Aborted by a moderator: Server trouble" in html
     assert "Final ranking" not in html
@@ -222,7 +223,7 @@ def test_the_abort_is_sent_to_the_open_pages_with_its_reason(emailed_players, dj
     monkeypatch.setattr("gameplay.broadcast._send_all", lambda layer, messages: sent.extend(messages))
     monkeypatch.setattr("gameplay.broadcast.async_to_sync", lambda func: func)
     with django_capture_on_commit_callbacks(execute=True):
-        services.abort_game(game.pk, moderator, "Cheating reported")
+        moderation_actions.abort_game(game.pk, moderator, "Cheating reported")
     payloads = [message["payload"] for _group, message in sent]
     assert len(payloads) == 5  # every seat and the spectators
     for payload in payloads:

@@ -103,7 +103,8 @@ def test_the_same_follow_up_as_a_table_its_players_joined(people, queued, fan_ou
     assert set(by_game) == {seated.pk, joined.pk}
     seated_task, joined_task = by_game[seated.pk], by_game[joined.pk]
     assert seated_task["deadlines"] == joined_task["deadlines"] and seated_task["bot"] == joined_task["bot"]
-    assert seated_task["finished"] == joined_task["finished"] is False
+    assert seated_task["started"] == joined_task["started"] is True
+    assert seated_task["published"] == joined_task["published"] == []
     users = {u.pk: i for i, u in enumerate(people)}
     positions = {"seated": [users[u] for u in seated_task["turn_changed"]],
                  "joined": [users[u] - 4 for u in joined_task["turn_changed"]]}

@@ -9,6 +9,7 @@ from gameplay import services
 from gameplay.models import Game, Move
 
 from .conftest import JOKER, a_legal_action, acting_player
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -202,8 +203,8 @@ def test_resigning_ends_the_game_with_the_resigner_last(joker_game, players):
 def test_a_moderator_aborts_a_game_with_a_recorded_reason(joker_game, django_user_model):
     moderator = django_user_model.objects.create_superuser("mod", password="pw")
     with pytest.raises(services.GameError):
-        services.abort_game(joker_game.pk, moderator, "   ")
-    services.abort_game(joker_game.pk, moderator, "Players asked for it")
+        moderation_actions.abort_game(joker_game.pk, moderator, "   ")
+    moderation_actions.abort_game(joker_game.pk, moderator, "Players asked for it")
     joker_game.refresh_from_db()
     assert (joker_game.status, joker_game.abort_reason, joker_game.aborted_by) == ("aborted", "Players asked for it", moderator)
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from gameplay import services
+from moderation.services import games as moderation_actions
 from gameplay.models import Game, Seat
 
 from .conftest import client_for
@@ -131,7 +132,7 @@ def test_a_moderator_aborting_an_open_table_reaches_its_waiting_room(players):
     game = services.create_game(players[0], "joker", players=4)
     creator = headers_for(players[0])
 
-    state = state_after(game.pk, creator, services.abort_game, game.pk, players[3], "test table")
+    state = state_after(game.pk, creator, moderation_actions.abort_game, game.pk, players[3], "test table")
     assert state["status"] == "aborted" and state["abort_reason"] == "test table"
 
 

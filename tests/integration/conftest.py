@@ -68,6 +68,7 @@ from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import Game, Move, Seat
+from moderation.services import games as moderation_actions
 
 
 def iso(value):
@@ -160,7 +161,7 @@ def abort_active():
     aborted = []
     cleaner = get_user_model().objects.get_or_create(username="integration-cleanup")[0]  # seated nowhere
     for game in Game.objects.filter(status=Game.Status.ACTIVE):
-        services.abort_game(game.pk, cleaner, "end of the integration test")
+        moderation_actions.abort_game(game.pk, cleaner, "end of the integration test")
         aborted.append(game.pk)
     return {"aborted": aborted}
 

@@ -7,7 +7,7 @@ made by someone outside the table (people[11]): nobody ends a game he plays in."
 import pytest
 
 from gameplay.models import Game
-from gameplay.services.moderation import abort_game
+from moderation.services.games import abort_game
 from leagues.models import Division, Entry, Fixture, League
 from leagues.standings import division_standings
 from tests.leagues.conftest import start
@@ -70,7 +70,7 @@ def test_an_abort_pushes_the_division_standings(people, monkeypatch, django_capt
     start(season.pk, people[0])
     division = Division.objects.get(season=season)
     pushed = []
-    monkeypatch.setattr("leagues.tasks.queue_push", pushed.append)
+    monkeypatch.setattr("leagues.live.queue_push", pushed.append)
     with django_capture_on_commit_callbacks(execute=True):
         abort_game(Fixture.objects.filter(division=division).first().game_id, people[11], "The table broke")
     assert pushed == [division.pk]

@@ -105,7 +105,7 @@ def test_the_sweep_draws_a_season_whose_task_was_lost(people, monkeypatch, djang
     def broker_down(*args, **kwargs):
         raise ConnectionError("Redis is gone")
 
-    monkeypatch.setattr(tasks.draw_season, "delay", broker_down)
+    monkeypatch.setattr(drawing.draw_season_task, "delay", broker_down)
     season = registered(people)
     with django_capture_on_commit_callbacks(execute=True):
         services.start_season(season.pk, people[0])  # the task cannot be queued: logged, nothing lost

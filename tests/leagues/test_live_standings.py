@@ -150,7 +150,7 @@ def test_a_resync_answers_the_current_standings_once_and_bad_frames_change_nothi
 def test_changes_in_one_commit_share_one_push(monkeypatch):
     """Several results committed together (a withdrawal resigning several games) queue one push."""
     pushed = []
-    monkeypatch.setattr("leagues.tasks.queue_push", pushed.append)
+    monkeypatch.setattr("leagues.live.queue_push", pushed.append)
     from django.db import transaction
 
     with transaction.atomic():
@@ -166,7 +166,7 @@ def test_changes_in_one_commit_share_one_push(monkeypatch):
 def test_a_withdrawal_pushes_the_standings(people, monkeypatch):
     division = running_division(people)
     pushed = []
-    monkeypatch.setattr("leagues.tasks.queue_push", pushed.append)
+    monkeypatch.setattr("leagues.live.queue_push", pushed.append)
     services.withdraw(Entry.objects.get(division=division, user=people[2]).pk, people[2])
     assert pushed == [division.pk]
 

@@ -6,9 +6,10 @@ results stay with its entry or pass to the substitute, as the standings show."""
 import pytest
 
 from gameplay import services as game_services
+from moderation.services import games as moderation_actions
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
-from leagues import services
+from leagues import fixtures, services
 from leagues.models import Division, Entry, Fixture, League
 from leagues.standings import division_standings
 from moderation.models import AuditEntry
@@ -112,14 +113,14 @@ def test_a_league_without_computer_substitutes_refuses_a_computer_in_a_seat(peop
     division = durak_league(people, computer_substitutes=False)
     game = game_of(division, people[0], people[1])
     with pytest.raises(GameError, match="does not allow computer players"):
-        game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=None)
+        moderation_actions.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=None)
     assert not Seat.objects.filter(game=game, is_bot=True).exists() and not AuditEntry.objects.exists()
-    game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=people[4])
+    moderation_actions.substitute_seat(game.pk, position_of(game, people[1]), people[0], "gone", user=people[4])
     assert game.seats.filter(user=people[4]).exists()  # a person is always allowed
-    assert services.computer_may_substitute(game.pk) is False
+    assert fixtures.computer_may_substitute(game.pk) is False
     League.objects.update(computer_substitutes=True)
-    assert services.computer_may_substitute(game.pk) is True
-    assert services.computer_may_substitute(Game.objects.create(engine="durak", seats_count=2,
+    assert fixtures.computer_may_substitute(game.pk) is True
+    assert fixtures.computer_may_substitute(Game.objects.create(engine="durak", seats_count=2,
                                                                 created_by=people[0]).pk) is True
 
 
@@ -129,7 +130,7 @@ def test_a_league_without_computer_substitutes_refuses_a_computer_in_a_seat(peop
 def test_by_default_a_substituted_seats_results_stay_with_its_entry(people):
     division = durak_league(people)
     game = game_of(division, people[0], people[1])
-    game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[4])
+    moderation_actions.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[4])
     game_services.resign(game.pk, people[0])  # Olga loses to Zoe, who plays for Boris
     boris, olga = row_of(division, people[1]), row_of(division, people[0])
     assert (boris.points, boris.played, boris.left) == (1, 1, 1)
@@ -139,7 +140,7 @@ def test_by_default_a_substituted_seats_results_stay_with_its_entry(people):
 def test_passed_to_a_substitute_from_outside_the_results_count_for_nobody_and_the_opponent_keeps_the_game(people):
     division = durak_league(people, substitute_results=League.SubstituteResults.SUBSTITUTE)
     game = game_of(division, people[0], people[1])
-    game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[4])
+    moderation_actions.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[4])
     boris = row_of(division, people[1])
     assert (boris.played, boris.left, boris.scheduled) == (0, 1, 1)  # that game is no longer his
     game_services.resign(game.pk, people[4])  # Zoe, from outside, loses to Olga
@@ -152,7 +153,7 @@ def test_passed_to_a_substitute_from_outside_the_results_count_for_nobody_and_th
 def test_passed_to_a_substitute_with_an_entry_in_the_division_the_results_count_for_that_entry(people):
     division = durak_league(people, substitute_results=League.SubstituteResults.SUBSTITUTE)
     game = game_of(division, people[0], people[1])
-    game_services.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[2])
+    moderation_actions.substitute_seat(game.pk, position_of(game, people[1]), people[0], "vanished", user=people[2])
     game_services.resign(game.pk, people[0])  # Vera, in Boris's seat, beats Olga
     vera, boris = row_of(division, people[2]), row_of(division, people[1])
     assert (vera.points, vera.played, vera.scheduled) == (1, 1, 3)  # her own two games and this one

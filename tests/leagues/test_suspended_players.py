@@ -5,7 +5,7 @@ is not played)."""
 
 import pytest
 
-from conduct.services import suspend
+from moderation.services.people import suspend
 from gameplay.models import Seat
 from gameplay.services.base import GameError
 from leagues import services

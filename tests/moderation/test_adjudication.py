@@ -12,6 +12,7 @@ from moderation.models import AuditEntry
 from ratings.models import RatingChange
 from scoresheets.export import game_export
 from tests.gameplay.conftest import a_legal_action, acting_player, client_for
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def one_move(game: Game, players) -> Game:
 
 def test_an_adjudicated_game_is_over_with_the_places_the_moderator_gave(joker_game, players, moderator):
     game = one_move(joker_game, players)
-    services.adjudicate_game(game.pk, moderator, "The server lost a day", {"places": PLACES})
+    moderation_actions.adjudicate_game(game.pk, moderator, "The server lost a day", {"places": PLACES})
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.finished_at is not None
     assert [s.place for s in game.seats.order_by("position")] == PLACES
@@ -41,7 +42,7 @@ def test_an_adjudicated_game_is_over_with_the_places_the_moderator_gave(joker_ga
 def test_an_adjudication_keeps_every_move_and_adds_the_moderators_own(joker_game, players, moderator):
     game = one_move(joker_game, players)
     before = list(Move.objects.filter(game=game).values_list("seq", "action"))
-    services.adjudicate_game(game.pk, moderator, "Players agreed", {"places": PLACES})
+    moderation_actions.adjudicate_game(game.pk, moderator, "Players agreed", {"places": PLACES})
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     assert [(m.seq, m.action) for m in moves[:-1]] == before
     assert moves[-1].by == Move.By.MODERATOR and moves[-1].action["type"] == "adjudicate"
@@ -49,7 +50,7 @@ def test_an_adjudication_keeps_every_move_and_adds_the_moderators_own(joker_game
 
 
 def test_points_alone_rank_the_seats_and_equal_points_share_a_place(joker_game, moderator):
-    services.adjudicate_game(joker_game.pk, moderator, "Agreed", {"points": [100, 300, 100, -50]})
+    moderation_actions.adjudicate_game(joker_game.pk, moderator, "Agreed", {"points": [100, 300, 100, -50]})
     seats = list(Seat.objects.filter(game=joker_game).order_by("position"))
     assert [s.place for s in seats] == [2, 1, 2, 4]
     assert [s.points for s in seats] == [100, 300, 100, -50]
@@ -61,7 +62,7 @@ def test_points_alone_rank_the_seats_and_equal_points_share_a_place(joker_game, 
 ])
 def test_a_result_that_is_not_a_ranking_is_refused_and_nothing_changes(joker_game, moderator, given):
     with pytest.raises(services.GameError):
-        services.adjudicate_game(joker_game.pk, moderator, "Agreed", given)
+        moderation_actions.adjudicate_game(joker_game.pk, moderator, "Agreed", given)
     assert Game.objects.get(pk=joker_game.pk).status == Game.Status.ACTIVE
     assert not AuditEntry.objects.exists() and not Move.objects.filter(game=joker_game).exists()
 
@@ -71,23 +72,23 @@ def test_partners_must_share_their_place(players, moderator):
 
     game = started_game("durak", players, {"mode": "podkidnoy", "teams": True})
     with pytest.raises(services.GameError, match="Partners"):
-        services.adjudicate_game(game.pk, moderator, "Agreed", {"places": [1, 2, 3, 4]})
-    services.adjudicate_game(game.pk, moderator, "Agreed", {"places": [1, 3, 1, 3]})
+        moderation_actions.adjudicate_game(game.pk, moderator, "Agreed", {"places": [1, 2, 3, 4]})
+    moderation_actions.adjudicate_game(game.pk, moderator, "Agreed", {"places": [1, 3, 1, 3]})
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
 
 
 def test_a_game_that_is_over_or_has_no_reason_is_not_adjudicated(joker_game, moderator):
     with pytest.raises(services.GameError):
-        services.adjudicate_game(joker_game.pk, moderator, "   ", {"places": PLACES})
-    services.abort_game(joker_game.pk, moderator, "Broken")
+        moderation_actions.adjudicate_game(joker_game.pk, moderator, "   ", {"places": PLACES})
+    moderation_actions.abort_game(joker_game.pk, moderator, "Broken")
     with pytest.raises(services.GameError):
-        services.adjudicate_game(joker_game.pk, moderator, "Agreed", {"places": PLACES})
+        moderation_actions.adjudicate_game(joker_game.pk, moderator, "Agreed", {"places": PLACES})
     assert AuditEntry.objects.filter(action="adjudicate").count() == 0
 
 
 def test_the_game_page_the_sheet_and_the_record_say_it_was_adjudicated_and_why(joker_game, players, moderator):
     game = one_move(joker_game, players)
-    services.adjudicate_game(game.pk, moderator, "Connection trouble for everyone", {"places": PLACES})
+    moderation_actions.adjudicate_game(game.pk, moderator, "Connection trouble for everyone", {"places": PLACES})
     client = client_for(players[2])
     for url in (game.get_absolute_url(), reverse("sheet", args=[game.pk]), reverse("game_record", args=[game.pk])):
         page = client.get(url)
@@ -99,13 +100,13 @@ def test_the_game_page_the_sheet_and_the_record_say_it_was_adjudicated_and_why(j
 
 def test_the_published_record_of_an_adjudicated_game_still_verifies(joker_game, players, moderator):
     game = one_move(joker_game, players)
-    services.adjudicate_game(game.pk, moderator, "Agreed", {"places": PLACES})
+    moderation_actions.adjudicate_game(game.pk, moderator, "Agreed", {"places": PLACES})
     summary = verify_record(game_export(Game.objects.get(pk=game.pk)))
     assert summary["moves"] == 2 and not summary["over"]  # the rules did not end it: the moderator did
 
 
 def test_an_adjudicated_rated_game_changes_the_ratings_in_its_order(joker_game, players, moderator):
-    services.adjudicate_game(joker_game.pk, moderator, "Agreed", {"places": PLACES})
+    moderation_actions.adjudicate_game(joker_game.pk, moderator, "Agreed", {"places": PLACES})
     changes = {c.user_id: c for c in RatingChange.objects.filter(game=joker_game)}
     assert set(changes) == {p.pk for p in players}
     gains = {position: changes[players[position].pk].mu - changes[players[position].pk].mu_before
@@ -130,7 +131,7 @@ def test_an_adjudicated_league_game_counts_in_the_standings(django_user_model, m
     fixture = Fixture.objects.get(division__season=season)
     seats = {s.position: s.user_id for s in fixture.game.seats.all()}
     winner = next(p for p, user_id in seats.items() if user_id == people[1].pk)
-    services.adjudicate_game(fixture.game.pk, moderator, "Agreed",
+    moderation_actions.adjudicate_game(fixture.game.pk, moderator, "Agreed",
                              {"places": [1 if p == winner else 2 for p in range(2)]})
     rows = division_standings(Division.objects.get(season=season)).rows
     entry = {e.user_id: e.pk for e in Entry.objects.filter(season=season)}
@@ -162,7 +163,7 @@ def test_the_game_over_email_says_it_was_adjudicated_and_why(joker_game, players
         user.email = f"{user.username}@example.com"
         user.save()
     with run_on_commit():
-        services.adjudicate_game(joker_game.pk, moderator, "Server trouble", {"places": PLACES})
+        moderation_actions.adjudicate_game(joker_game.pk, moderator, "Server trouble", {"places": PLACES})
     assert len(mail.outbox) == 4
     assert all("Adjudicated by a moderator: Server trouble" in m.body for m in mail.outbox)
     assert "You placed 1." in next(m.body for m in mail.outbox if m.to == [players[1].email])

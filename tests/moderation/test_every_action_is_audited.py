@@ -8,6 +8,7 @@ from gameplay import services
 from gameplay.models import ChatMessage, Game, Move
 from moderation.models import AuditEntry
 from tests.gameplay.conftest import a_legal_action, acting_player, client_for
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +19,11 @@ def play_one_move(game: Game, players) -> None:
 
 
 ACTIONS = {
-    "abort": lambda game, moderator, message: services.abort_game(game.pk, moderator, "Why"),
-    "adjudicate": lambda game, moderator, message: services.adjudicate_game(game.pk, moderator, "Why",
+    "abort": lambda game, moderator, message: moderation_actions.abort_game(game.pk, moderator, "Why"),
+    "adjudicate": lambda game, moderator, message: moderation_actions.adjudicate_game(game.pk, moderator, "Why",
                                                                               {"places": [1, 2, 3, 4]}),
-    "substitute": lambda game, moderator, message: services.substitute_seat(game.pk, 3, moderator, "Why"),
-    "hide_chat": lambda game, moderator, message: services.set_chat_hidden(message.pk, moderator, "Why", True),
+    "substitute": lambda game, moderator, message: moderation_actions.substitute_seat(game.pk, 3, moderator, "Why"),
+    "hide_chat": lambda game, moderator, message: moderation_actions.set_chat_hidden(message.pk, moderator, "Why", True),
 }
 
 
@@ -39,12 +40,12 @@ def test_each_action_through_its_service_leaves_one_audit_row_and_every_move(act
 
 def test_showing_a_message_again_is_one_more_row_and_repeating_either_is_refused(joker_game, players, moderator):
     message = services.post_chat(joker_game.pk, players[0], "rude words")
-    services.set_chat_hidden(message.pk, moderator, "Insults", True)
+    moderation_actions.set_chat_hidden(message.pk, moderator, "Insults", True)
     with pytest.raises(services.GameError):
-        services.set_chat_hidden(message.pk, moderator, "Again", True)
-    services.set_chat_hidden(message.pk, moderator, "It was a quote", False)
+        moderation_actions.set_chat_hidden(message.pk, moderator, "Again", True)
+    moderation_actions.set_chat_hidden(message.pk, moderator, "It was a quote", False)
     with pytest.raises(services.GameError):
-        services.set_chat_hidden(message.pk, moderator, "Again", False)
+        moderation_actions.set_chat_hidden(message.pk, moderator, "Again", False)
     rows = list(AuditEntry.objects.order_by("pk").values_list("action", "chat_message", "target_user", "before", "after"))
     assert rows == [("hide_chat", message.pk, players[0].pk, {"hidden": False}, {"hidden": True}),
                     ("unhide_chat", message.pk, players[0].pk, {"hidden": True}, {"hidden": False})]
@@ -53,7 +54,7 @@ def test_showing_a_message_again_is_one_more_row_and_repeating_either_is_refused
 def test_a_message_is_not_hidden_without_a_reason(joker_game, players, moderator):
     message = services.post_chat(joker_game.pk, players[0], "rude words")
     with pytest.raises(services.GameError):
-        services.set_chat_hidden(message.pk, moderator, "  ", True)
+        moderation_actions.set_chat_hidden(message.pk, moderator, "  ", True)
     assert not ChatMessage.objects.get(pk=message.pk).hidden and not AuditEntry.objects.exists()
 
 
@@ -87,7 +88,7 @@ def test_a_moderator_hides_and_shows_messages_in_the_admin_with_one_reason_for_a
 
 
 def test_the_audit_list_filters_by_action_and_opens_read_only(joker_game, moderator):
-    services.abort_game(joker_game.pk, moderator, "Broken")
+    moderation_actions.abort_game(joker_game.pk, moderator, "Broken")
     client = client_for(moderator)
     listed = client.get(reverse("admin:moderation_auditentry_changelist"), {"action__exact": "abort"})
     assert listed.status_code == 200 and "Broken" in listed.content.decode()

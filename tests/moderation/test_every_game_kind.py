@@ -10,6 +10,7 @@ from gameplay.models import Game
 from gameplay.records import verify_record
 from scoresheets.export import game_export
 from tests.gameplay.conftest import client_for, started_game
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +21,8 @@ def test_a_substituted_then_adjudicated_game_reads_on_every_page(kind, players, 
     game = started_game(kind, players[:max(engine.min_players, 3)] if kind != "joker" else players)
     count = game.seats_count
     with run_on_commit():  # the computer moves if the game waits for it
-        services.substitute_seat(game.pk, 1, moderator, "Left the site")
-    services.adjudicate_game(game.pk, moderator, "Agreed", {"places": list(range(1, count + 1))})
+        moderation_actions.substitute_seat(game.pk, 1, moderator, "Left the site")
+    moderation_actions.adjudicate_game(game.pk, moderator, "Agreed", {"places": list(range(1, count + 1))})
     game = Game.objects.get(pk=game.pk)
     client = client_for(players[0])
     pages = {url: client.get(url) for url in (game.get_absolute_url(), reverse("sheet", args=[game.pk]),

@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from gameplay import services
+from moderation.services import games as actions
 from gameplay.models import Game
 from gameplay.services.base import GameError
 from leagues import services as leagues
@@ -41,9 +41,9 @@ def test_an_organizer_cannot_adjudicate_his_own_league_game(organizer_at_his_tab
     assert not can_moderate(organizer, game)
     assert not moderated_games(organizer, Game.objects.all()).exists()
     with pytest.raises(GameError, match="You play in this game"):
-        services.adjudicate_game(game.pk, organizer, "I won", {"places": [1, 2]})
+        actions.adjudicate_game(game.pk, organizer, "I won", {"places": [1, 2]})
     with pytest.raises(GameError, match="You play in this game"):
-        services.abort_game(game.pk, organizer, "I was losing")
+        actions.abort_game(game.pk, organizer, "I was losing")
     page = client_for(organizer).post(reverse("moderation_game", args=[game.pk]),
                                       {"action": "adjudicate", "adjudicate-reason": "I won"})
     assert page.status_code == 403
@@ -65,16 +65,16 @@ def test_a_seated_superuser_or_moderator_moderates_nothing_of_his_own_game(djang
 def test_a_player_replaced_at_a_table_still_moderates_nothing_of_it(django_user_model, players, moderator):
     boss = django_user_model.objects.create_superuser("boss", password="pw-not-used-1", language="en")
     game = started_game("durak", [boss, players[1], players[2]])
-    services.substitute_seat(game.pk, 0, moderator, "Left", user=None)
+    actions.substitute_seat(game.pk, 0, moderator, "Left", user=None)
     assert not can_moderate(boss, game)
     with pytest.raises(GameError, match="You play in this game"):
-        services.adjudicate_game(game.pk, boss, "Fine", {"places": [1, 2, 3]})
+        actions.adjudicate_game(game.pk, boss, "Fine", {"places": [1, 2, 3]})
 
 
 def test_a_moderator_outside_the_game_still_moderates_it(organizer_at_his_table, moderator):
     organizer, rival, game = organizer_at_his_table
     assert can_moderate(moderator, game)
-    services.adjudicate_game(game.pk, moderator, "Agreed", {"places": [2, 1]})
+    actions.adjudicate_game(game.pk, moderator, "Agreed", {"places": [2, 1]})
     assert AuditEntry.objects.get().action == AuditEntry.Action.ADJUDICATE
 
 
@@ -85,7 +85,7 @@ def test_every_player_is_emailed_an_adjudication_even_with_notifications_off(org
         user.email, user.email_notifications = f"{user.username}@example.com", wants
         user.save()
     with django_capture_on_commit_callbacks(execute=True):
-        services.adjudicate_game(game.pk, moderator, "Server trouble", {"places": [2, 1]})
+        actions.adjudicate_game(game.pk, moderator, "Server trouble", {"places": [2, 1]})
     assert sorted(m.to[0] for m in mail.outbox) == ["org@example.com", "rival@example.com"]
     to_rival = next(m for m in mail.outbox if m.to == ["rival@example.com"])
     assert "Adjudicated by a moderator: Server trouble" in to_rival.body

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from gameplay import services
+from moderation.services import games as moderation_actions
 from gameplay.consumers import CLOSE_FORBIDDEN
 from gameplay.engine import get_engine
 from gameplay.models import Game
@@ -60,7 +61,7 @@ def test_the_replaced_players_socket_closes_and_the_substitutes_takes_the_seat(k
         old, first = await open_socket(game.pk, replaced_headers)
         watcher, watching = await open_socket(game.pk, newcomer_headers)
         assert first["seat"] == position and watching["seat"] is None
-        await database_sync_to_async(services.substitute_seat)(game.pk, position, moderator, "Left", user=newcomer)
+        await database_sync_to_async(moderation_actions.substitute_seat)(game.pk, position, moderator, "Left", user=newcomer)
         old_got, old_code = await until_closed(old)
         new_got, new_code = await until_closed(watcher)
         # Both pages reconnect, as who they are now.
@@ -89,7 +90,7 @@ def test_a_computer_substitute_closes_the_replaced_players_socket_too(players, m
 
     async def scenario():
         old, _first = await open_socket(game.pk, headers)
-        await database_sync_to_async(services.substitute_seat)(game.pk, 2, moderator, "Left")
+        await database_sync_to_async(moderation_actions.substitute_seat)(game.pk, 2, moderator, "Left")
         return await until_closed(old)
 
     got, code = async_to_sync(scenario)()

@@ -9,6 +9,7 @@ from gameplay import services
 from gameplay.models import Game
 from tests.gameplay.conftest import client_for, started_game
 from tests.scoresheets.conftest import advance
+from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_a_private_games_record_is_hidden_from_outsiders(people, django_user_mod
 def test_an_aborted_games_record_verifies_as_unfinished(people, django_user_model, tmp_path):
     game = started_game("durak", people[:2])
     moderator = django_user_model.objects.create_superuser("mod", password="pw-not-used-1")
-    services.abort_game(game.pk, moderator, "a test")
+    moderation_actions.abort_game(game.pk, moderator, "a test")
     record = exported(client_for(people[0]), game)
     assert record["abort_reason"] == "a test" and record["result"] == [] and record["seed"]
     assert "did not finish" in verify(tmp_path, record)

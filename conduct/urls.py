@@ -1,8 +1,0 @@
-from django.urls import path
-
-from conduct import views
-
-urlpatterns = [
-    path("", views.my_reports, name="my_reports"),
-    path("new/", views.new_report, name="new_report"),
-]

@@ -1,0 +1,299 @@
+"""Notifications by email: "your turn", the time warning, game over, the daily digest.
+
+They follow the game events `gameplay` publishes (`gameplay.events`; the
+subscriptions are in `notifications.apps`), always after the commit.
+
+(The in-app badge, the number of games waiting for the user, is in
+`gameplay/badge.py`.)
+
+Who gets what (accounts.User):
+- "Your turn" (`turn_emails`): "now" = one email per game per turn, sent
+  TURN_EMAIL_DELAY seconds after the turn starts and only if the player is not
+  on the game page by then (`Seat.seen_at` older than PRESENCE_SECONDS:
+  the game page's socket marks it on connect and on every 30-second ping);
+  "daily" = nothing at once, the daily digest lists the waiting games;
+  "off" = nothing.
+- "Less than 20% of your time left" and the game-over email
+  (`email_notifications`): once per turn (`Seat.warned`, reset by services
+  when the seat's clock starts again) and once per game.
+- Nobody without an email address gets anything; computer players neither.
+
+Every email is rendered in the recipient's language and time zone
+(`gameplay/templates/notifications/email/<name>_subject.txt` and `<name>.txt`).
+
+Once per turn, at most once: the flag (`turn_notified`, `warned`) is written
+in a transaction that holds the game row and the seat row, and the email goes
+out only after that commit (`transaction.on_commit`), so no database lock is
+held during the SMTP conversation and a concurrent duplicate task finds the
+flag already set. The price: if the mail server fails after the commit, that
+one email is lost (logged), never sent twice. The "your turn" task is not
+retried by the sweep if the broker loses it: the badge and the lobby still
+show the turn.
+
+Everything here is called after a commit (or by Celery): failures are
+logged, never raised into the move that triggered them.
+"""
+
+import logging
+import zoneinfo
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from gameplay import badge, clocks, services
+from gameplay.broadcast import current_vacation
+from gameplay.engine import get_engine
+from gameplay.models import Game, Seat
+from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
+
+log = logging.getLogger(__name__)
+
+
+# --- rendering and sending ----------------------------------------------------
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _zone(user) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _engine_name(game: Game) -> str:
+    try:
+        return gettext(get_engine(game.engine).name)
+    except Exception:  # an engine without a name (or an unknown slug): the slug is still clear
+        return game.engine.title()
+
+
+def render_email(user, name: str, context: dict) -> tuple[str, str]:
+    """(subject, body) of email `name` for `user`, in his language and time zone."""
+    with translation.override(user.language or settings.LANGUAGE_CODE), timezone.override(_zone(user)):
+        context = {
+            "user": user,
+            "name": user.name,
+            "time_zone": _zone(user).key,
+            "settings_url": _absolute(reverse("profile_edit")),
+            "site_url": settings.SITE_URL.rstrip("/"),
+            **context,
+        }
+        if "game" in context:
+            context.setdefault("engine_name", _engine_name(context["game"]))
+        subject = " ".join(render_to_string(f"notifications/email/{name}_subject.txt", context).split())
+        body = render_to_string(f"notifications/email/{name}.txt", context).strip() + "\n"
+    return subject, body
+
+
+def _in_language(user, func, *args):
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        return func(*args)
+
+
+def _send(address: str, subject: str, body: str) -> bool:
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+    except Exception:  # the mail server is down: this one email is lost, the game goes on
+        log.exception("sending %r to %s failed", subject, address)
+        return False
+    return True
+
+
+def _send_on_commit(address: str, subject: str, body: str) -> None:
+    transaction.on_commit(lambda: _send(address, subject, body))
+
+
+def _is_present(seat: Seat, now) -> bool:
+    """The player is on the game page (recent connect or heartbeat)."""
+    return seat.seen_at is not None and seat.seen_at > now - timedelta(seconds=settings.PRESENCE_SECONDS)
+
+
+def _locked_seat(game_id: int, position: int) -> tuple[Game | None, Seat | None]:
+    """The game row, then the seat row, locked (the same order as services,
+    so no deadlock with a move in progress)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        return None, None
+    return game, Seat.objects.select_for_update().filter(game=game, position=position).first()
+
+
+# --- "your turn" ------------------------------------------------------------------
+
+
+def turn_started(game_id: int, version: int, positions: list[int]) -> None:
+    """After commit: these seats' clocks just started. Queue a delayed "your
+    turn" email for each player who wants them at once; the task decides
+    when it runs whether it is still due."""
+    try:
+        wanted = list(
+            Seat.objects.filter(
+                game_id=game_id, position__in=positions, is_bot=False,
+                user__turn_emails=get_user_model().TurnEmails.IMMEDIATELY, user__is_active=True,
+            ).exclude(user__email="").values_list("position", flat=True)
+        )
+    except Exception:
+        log.exception("finding the players to tell about their turn in game %s failed", game_id)
+        return
+    for position in wanted:
+        try:
+            send_turn_email.apply_async((game_id, version, position), countdown=settings.TURN_EMAIL_DELAY)
+        except Exception:  # the broker is down: no email this turn (the badge and the lobby still show it)
+            log.exception("could not queue the turn email for game %s seat %s", game_id, position)
+
+
+@shared_task(ignore_result=True)
+def send_turn_email(game_id: int, version: int, position: int) -> bool:
+    """Email the player of this seat that it is his move, if it still is
+    (same version, his clock running), he was not told yet this turn, he is
+    not on the game page and he still wants it. Returns whether it is sent."""
+    now = timezone.now()
+    with transaction.atomic():
+        game, seat = _locked_seat(game_id, position)
+        if game is None or seat is None or seat.user_id is None or seat.is_bot:
+            return False
+        if game.status != Game.Status.ACTIVE or game.version != version:
+            return False
+        if seat.deadline is None or seat.turn_notified or _is_present(seat, now):
+            return False
+        user = seat.user
+        if not user.is_active or not user.email or user.turn_emails != user.TurnEmails.IMMEDIATELY:
+            return False
+        if current_vacation(user) is not None:
+            return False  # his clocks are stopped; the digest of his return is the lobby
+        seat.turn_notified = True
+        seat.save(update_fields=["turn_notified"])
+        subject, body = render_email(user, "your_turn", {
+            "game": game, "seat": seat, "deadline": seat.deadline,
+            "in_reserve": seat.in_reserve,
+            "reserve": "" if seat.in_reserve else _in_language(user, _reserve_text, seat),
+            "game_url": _absolute(game.get_absolute_url()),
+        })
+        _send_on_commit(user.email, subject, body)
+    return True
+
+
+def _reserve_text(seat: Seat) -> str:
+    if not seat.clock_uses_reserve or seat.reserve_seconds_left <= 0:
+        return ""
+    return clocks.format_duration(seat.reserve_seconds_left)
+
+
+# --- the time warning ---------------------------------------------------------------
+
+
+def time_warning(game_id: int, version: int, position: int) -> None:
+    """After commit (the `clock_warning` event): the seat's time is running
+    low (less than 20% left), and its player was marked warned in that
+    transaction, once a turn. Email him if he wants it."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    seat = Seat.objects.select_related("user").filter(game_id=game_id, position=position).first()
+    if game is None or seat is None or seat.deadline is None:
+        return
+    user = seat.user
+    if user is None or seat.is_bot or not user.is_active or not user.email_notifications or not user.email:
+        return
+    subject, body = render_email(user, "time_warning", {
+        "game": game, "seat": seat, "deadline": services.runs_out_at(seat, game),
+        "forfeit": services.expiry_forfeits(game, position),
+        "game_url": _absolute(game.get_absolute_url()),
+    })
+    _send(user.email, subject, body)
+
+
+# --- game over ---------------------------------------------------------------------
+
+
+def game_over(game_id: int, version: int | None = None) -> None:
+    """After commit: the game just ended. Email every player who wants it his
+    place, the final ranking and a link to the score sheet. Aborted games: nothing.
+    An adjudicated game's email goes to every player with an address, whatever
+    his settings: a moderator decided his result, and he is told so and why."""
+    try:
+        _game_over(game_id)
+    except Exception:
+        log.exception("the game-over emails of game %s failed", game_id)
+
+
+def _game_over(game_id: int) -> None:
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return
+    seats = list(game.seats.select_related("user"))
+    result = game_result(game, seats)
+    ender = next((s for s in seats if s.position == result.seat), None) if result.is_forfeit else None
+    sheet_url = _absolute(reverse("sheet", args=[game.pk]))
+    adjudicated = result.ending == ADJUDICATED
+    for seat in seats:
+        user = seat.user
+        if user is None or seat.is_bot or not user.is_active or not user.email:
+            continue
+        if not (user.email_notifications or adjudicated):
+            continue
+        mine = result.standing_of(seat.position)
+        place = mine.place if mine else None
+        rows = [{"place": s.place, "name": s.name, "points": s.points_label, "is_you": s.position == seat.position}
+                for s in result.standings]
+        is_ender = ender is not None and ender.pk == seat.pk
+        subject, body = render_email(user, "game_over", {
+            "game": game,
+            "seat": seat,
+            "place": place,
+            "rows": rows,
+            "lost_on_time": result.ending == LOST_ON_TIME,
+            "resigned": result.ending == RESIGNED,
+            "adjudicated": adjudicated,
+            "result": result,
+            "ender_name": str(ender.player_name) if ender else "",
+            "is_ender": is_ender,
+            "won": place == 1 and not is_ender,
+            "sheet_url": sheet_url,
+            "game_url": _absolute(game.get_absolute_url()),
+        })
+        _send(user.email, subject, body)
+
+
+# --- the daily digest -------------------------------------------------------------------
+
+
+def send_daily_digests() -> int:
+    """One email to every "daily" user listing the games waiting for his
+    move (none when there are none). Returns how many were sent."""
+    User = get_user_model()
+    users = (
+        User.objects.filter(
+            turn_emails=User.TurnEmails.DAILY, is_active=True,
+            seats__game__status=Game.Status.ACTIVE, seats__is_bot=False,
+        )
+        .exclude(email="")
+        .distinct()
+        .order_by("pk")
+    )
+    sent = 0
+    for user in users:
+        try:
+            waiting = badge.waiting_seats(user)
+            if not waiting:
+                continue
+            with translation.override(user.language or settings.LANGUAGE_CODE):
+                games = [
+                    {"game": s.game, "engine_name": _engine_name(s.game), "deadline": s.deadline,
+                     "url": _absolute(s.game.get_absolute_url())}
+                    for s in waiting
+                ]
+            subject, body = render_email(user, "daily_digest", {"games": games, "count": len(games)})
+            sent += _send(user.email, subject, body)
+        except Exception:
+            log.exception("the daily digest of user %s failed", user.pk)
+    return sent
