@@ -186,7 +186,7 @@ def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if partner is None:
             messages.error(request, _("There is no player with that username."))
             return redirect(league)
-    done = (_("Your partner is invited: the pair is entered once he accepts.") if league.in_pairs
+    done = (_("Your partner is invited: the pair is entered once the invitation is accepted.") if league.in_pairs
             else _("You are registered for season %(n)s.") % {"n": season.number})
     return _act(request, league, lambda: services.register(season.pk, request.user, partner), done)
 
@@ -247,7 +247,7 @@ def add_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except GameError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("%(who)s is invited to season %(n)s: entered once he accepts.")
+        messages.success(request, _("%(who)s is invited to season %(n)s: entered on accepting.")
                          % {"who": player.name, "n": number})
     return redirect(season)
 

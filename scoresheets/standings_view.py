@@ -148,8 +148,8 @@ def _forfeits(row) -> str:
     """What forfeits a row's results hold, for a "why above" line ("" for none)."""
     parts = []
     if row.forfeits_lost:
-        parts.append(ngettext("%(who)s lost %(n)s game by forfeit (he withdrew).",
-                              "%(who)s lost %(n)s games by forfeit (he withdrew).", row.forfeits_lost)
+        parts.append(ngettext("%(who)s lost %(n)s game by forfeit (withdrawal).",
+                              "%(who)s lost %(n)s games by forfeit (withdrawal).", row.forfeits_lost)
                      % {"who": row.name, "n": row.forfeits_lost})
     if row.forfeits_won:
         parts.append(ngettext("%(who)s won %(n)s game by forfeit.", "%(who)s won %(n)s games by forfeit.",
