@@ -20,6 +20,13 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ("is_staff", "is_superuser", "is_active", "language", "email_notifications", "turn_emails")
     search_fields = ("username", "email", "display_name")
 
+    def has_delete_permission(self, request, obj=None):
+        # An account that has sat at a table is kept (its seats are part of games' records, which are
+        # append-only): no "Delete" that could only end in "cannot delete"; it is deactivated instead.
+        if obj is not None and obj.seats.exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(Vacation)
 class VacationAdmin(admin.ModelAdmin):

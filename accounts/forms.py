@@ -31,13 +31,15 @@ class ZoneInput(forms.TextInput):
 
 
 class ZoneField(forms.CharField):
-    """A current time zone; a legacy alias is taken as the zone it stands for."""
+    """A current time zone; a legacy alias, or a city or country typed in Russian or English, is
+    taken as the zone it stands for (`accounts.timezones.canonical_zone`)."""
 
     widget = ZoneInput
 
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("label", _("Time zone"))
-        kwargs.setdefault("help_text", _("Type a city to search, e.g. Moscow or Tbilisi."))
+        kwargs.setdefault("help_text", _("Type your city, in Russian or English (e.g. Moscow or Tbilisi), and pick it "
+                                         "from the list; a larger city nearby will do."))
         super().__init__(max_length=64, **kwargs)
 
     def clean(self, value):
@@ -47,7 +49,8 @@ class ZoneField(forms.CharField):
         zone = canonical_zone(value)
         if zone is None:
             raise forms.ValidationError(
-                _("“%(zone)s” is not a time zone we know: choose one from the list, such as Europe/Moscow."),
+                _("We do not know the place “%(zone)s”: type a larger city in your time zone (such as Moscow or "
+                  "Tbilisi) and pick it from the list."),
                 code="unknown_zone", params={"zone": value},
             )
         return zone
@@ -86,7 +89,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "email_notifications", "turn_emails",
-                  "night_pause_start", "night_pause_end"]
+                  "night_pause_start", "night_pause_end", "challenges_from_friends_only", "next_game_after_move"]
         help_texts = {
             "email_notifications": _("Send me an email when a game ends or my time is running out."),
             "turn_emails": _("An email when it is my move and I am not on the game page."),

@@ -29,7 +29,16 @@ class User(AbstractUser):
         help_text=_("Your clocks stop at night at tables that allow it (your own time zone)."),
     )
     night_pause_end = models.TimeField(_("night pause until"), null=True, blank=True)
-    # Moderators' restrictions (conduct/services.py sets them, conduct/restrictions.py reads them):
+    # Correspondence play (the correspondence app reads them; accounts knows nothing of it).
+    challenges_from_friends_only = models.BooleanField(
+        _("challenges from friends only"), default=False,
+        help_text=_("Refuse challenges from players I do not follow."),
+    )
+    next_game_after_move = models.BooleanField(
+        _("go to the next game after my move"), default=False,
+        help_text=_("After each move, open by itself the most urgent game where it is my move."),
+    )
+    # Moderators' restrictions (moderation.services.people sets them, accounts/standing.py reads them):
     # on the user's row, so that a move's transaction, which loads its seats' users, checks them for free.
     # The last suspension: from, until (None: for good). Lifting it sets its end to that moment.
     suspended_at = models.DateTimeField(_("last suspended at"), null=True, blank=True, editable=False)

@@ -1,6 +1,6 @@
 """Do the pages stay flat as the tables grow? The lobby, the profile, the
-admin's lists and change pages of games, seats, moves and chat messages, and
-a series score sheet, timed with a few games, with enough games to fill
+admin's lists and change pages of games, seats, moves and chat messages,
+a series score sheet, My games and its list in the lobby, timed with a few games, with enough games to fill
 every list, and with many games.
 
     .venv/bin/python -m bench.pages                  # 10, 200, then 10,000 games of 300 moves (3 M moves)
@@ -324,6 +324,9 @@ def pages(world: World) -> list[Page]:
     result += [Page(f"admin {model} page", reverse(f"admin:gameplay_{model}_change", args=[pk]), True)
                for model, pk in rows.items()]
     result.append(Page("series sheet", reverse("sheet", args=[world.series_last_id]), False))
+    # Correspondence (issue 25): My games by deadline, and its live list as the lobby shows it.
+    result.append(Page("my games", reverse("my_games"), False))
+    result.append(Page("my games, lobby list", reverse("my_games_fragment") + "?compact=1", False))
     return result
 
 

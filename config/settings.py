@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "pages",
     # Migrations only: its reports moved to moderation with their rows (conduct/apps.py).
     "conduct",
+    "correspondence",
 ]
 
 MIDDLEWARE = [
@@ -195,6 +196,8 @@ PASSWORD_RESETS_PER_ADDRESS = env.str("PASSWORD_RESETS_PER_ADDRESS", default="3/
 PASSWORD_RESETS_PER_IP = env.str("PASSWORD_RESETS_PER_IP", default="10/h", validate=_RATE)
 # Reports (of a game, a player, a chat message) one account may send.
 REPORTS_PER_USER = env.str("REPORTS_PER_USER", default="10/h", validate=_RATE)
+# Challenges one account may send (correspondence/limits.py).
+CHALLENGES_PER_USER = env.str("CHALLENGES_PER_USER", default="20/h", validate=_RATE)
 # The counters must be shared by every web process: with REDIS_URL they live
 # in Redis, without it (one process: `make run`, tests) in local memory.
 # django_ratelimit is not in INSTALLED_APPS: the app holds nothing but a system
@@ -290,6 +293,9 @@ LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
 # again a season still drawing this long after its start (its task was lost).
 LEAGUE_DRAW_GRACE_SECONDS = env.int("LEAGUE_DRAW_GRACE_SECONDS", default=300)
 LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
+# A challenge's expiry task is queued after its commit; beat's sweep closes
+# every pending challenge past its time that a lost task left open.
+CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # A player counts as "on the game page" this long after its last heartbeat.
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
@@ -301,6 +307,7 @@ CELERY_BEAT_SCHEDULE = {
     "daily-digests": {"task": "notifications.tasks.send_daily_digests",
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
+    "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
 }
 
 LOGGING = {

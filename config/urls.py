@@ -17,5 +17,6 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("moderation/", include("moderation.urls")),
     path("reports/", include("moderation.report_urls")),
+    path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]

@@ -8,6 +8,12 @@ Protocol of `/ws/me/` (JSON text frames; signed-in users only, else closed
 with 4403):
   server -> {"type": "badge", "waiting": 3}   on connect and whenever the number changes
   client -> {"type": "sync"}                  ask for the number again (answered with a "badge")
+  client -> {"type": "watch"}                 this page shows live lists: send it the notices meant
+                                              for them too (below)
+  server -> {"type": "notice", "kind": "...", ...}  a notice another app sends to the user's group
+                                              (group message "user.notice"; e.g. a challenge);
+                                              one marked "for_watchers" (a list to fetch again)
+                                              only to a connection that sent "watch"
   server -> {"type": "error", "code": "bad_request" | "rate_limited" | "busy", "message": "..."}
                                               a refused frame (the gate of gameplay.inbound, the
                                               connection's rate limit, a busy database); other
@@ -88,6 +94,7 @@ class BadgeConsumer(inbound.GatedConsumer):
         self.user_id = user.pk
         self.group = user_group(user.pk)
         self.waiting = None
+        self.watching = False
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
@@ -95,11 +102,21 @@ class BadgeConsumer(inbound.GatedConsumer):
     async def receive_json(self, content, **kwargs):
         if content.get("type") == "sync":
             await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+        elif content.get("type") == "watch":
+            self.watching = True
 
     async def send_error(self, code: str, message) -> None:
         with translation.override(getattr(self.user, "language", None) or translation.get_language()):
             message = str(message)
         await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def user_notice(self, event):
+        """A notice for the user from an app above this one (a challenge):
+        passed on as it is, {"type": "notice", "kind": ..., ...}; one meant
+        for live lists only if this connection watches them."""
+        if event.get("for_watchers") and not self.watching:
+            return
+        await self.send_json(event["notice"])
 
     async def badge_update(self, event):
         await self.send_count(event["waiting"])

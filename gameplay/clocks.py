@@ -147,4 +147,4 @@ def format_duration(seconds: int) -> str:
         count, seconds = divmod(int(seconds), size)
         if count:
             parts.append(f"{count} {unit}")
-    return " ".join(parts) or "0 s"
+    return " ".join(parts) or f"0 {_('s')}"

@@ -11,6 +11,9 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
+  server -> {"type": "seat_replaced", "position": 1, "reason": "...", "computer": false, "message": "..."}
+            (a moderator gave this player's seat to someone else: said to his socket, which is then
+            closed; his page shows the message and reconnects as a spectator, gameplay/replaced.py)
 
 The same socket serves an open table's waiting room (static/js/waiting.js):
 the table services send the same "state" after every seat taken or left and
@@ -36,6 +39,7 @@ from gameplay import inbound, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
 from gameplay.models import Game, Seat
+from gameplay.replaced import replacement_of
 from gameplay.views import INVITES_SESSION_KEY
 
 CLOSE_FORBIDDEN = 4403
@@ -73,6 +77,11 @@ def _chat_history(game_id: int) -> list[dict]:
 
 def _payload(game_id: int, position: int | None) -> dict:
     return game_payload(Game.objects.get(pk=game_id), position)
+
+
+def _replacement_json(game_id: int, user) -> dict | None:
+    replacement = replacement_of(game_id, user)
+    return replacement.as_json() if replacement else None
 
 
 def _in_language(language: str, func, *args):
@@ -182,8 +191,11 @@ class GameConsumer(inbound.GatedConsumer):
             return
         if self.position is not None and "user" in event and event["user"] != self.user.pk:
             # He left this seat (or never had it again): its views are another's now.
-            # Closed, his page reconnects as who he is now.
+            # Closed, his page reconnects as who he is now; told why first if a moderator took it.
             self.closing = True
+            replaced = await database_sync_to_async(_in_language)(self.language, _replacement_json, self.game_id, self.user)
+            if replaced is not None:
+                await self.send_json(replaced)
             await self.close(code=CLOSE_FORBIDDEN)
             return
         if (self.position is None and self.user.is_authenticated and self.user.pk in event.get("seated", ())

@@ -194,7 +194,7 @@ class GameOptionsForm(forms.Form):
 
 class NewGameForm(GameOptionsForm):
     engine = forms.ChoiceField(label=_("Game"))
-    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, required=False)
+    players = forms.IntegerField(label=_("Number of players"), min_value=2, max_value=6, required=False)
     time_preset = forms.ChoiceField(
         label=_("Time control"),
         choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],

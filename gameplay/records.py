@@ -39,7 +39,7 @@ TIMEOUT = "timeout"
 FORFEITS = {RESIGN: "resigned", TIMEOUT: "lost_on_time"}
 # The platform's move that migrates a state to the next rules version.
 RULES = "rules"
-# A moderator's records: the state stays as it is (gameplay/services/moderation.py).
+# A moderator's records: the state stays as it is (gameplay/services/interventions.py).
 ADJUDICATE = "adjudicate"
 SUBSTITUTE = "substitute"
 MODERATOR_RECORDS = (ADJUDICATE, SUBSTITUTE)

@@ -8,7 +8,7 @@ last by the engine itself) plus the platform's record of how the game ended:
 - a moderator's abort (`Game.abort_reason`, `Game.aborted_by`): no places;
 - an adjudication (a moderator deciding the result of a game in play):
   the moderator's recorded move ``{"type": "adjudicate", ...}`` (reason,
-  places, points; `gameplay.services.moderation.adjudicate_game`), whose
+  places, points; `moderation.services.games.adjudicate_game`), whose
   places and points are written to the seats; `adjudication_of` reads it.
 
 Who a seat's result counts for: its holder at the end, except where a

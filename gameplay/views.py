@@ -16,6 +16,7 @@ from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
 from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
+from gameplay.replaced import replacement_of
 from gameplay.results import game_result
 from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
@@ -102,9 +103,26 @@ def has_past_games(user) -> bool:
 
 
 def my_games_rows(seats) -> list[dict]:
-    """Rows of the "my games" table (gameplay/_my_games.html) from seats with their games."""
-    return [{"game": seat.game, "seat": seat, "my_turn": seat.game.status == Game.Status.ACTIVE and
-             seat.deadline is not None} for seat in seats]
+    """Rows of the "my games" table (gameplay/_my_games.html) from seats with their games, each
+    with the names of the others at the table (`with_opponents`)."""
+    seats = with_opponents(list(seats))
+    return [{"game": seat.game, "seat": seat, "opponents": seat.opponents,
+             "my_turn": seat.game.status == Game.Status.ACTIVE and seat.deadline is not None} for seat in seats]
+
+
+def with_opponents(seats: list[Seat]) -> list[Seat]:
+    """The seats, each with `opponents`: the names of the others seated at its game (computers
+    included), in seat order; partners too, marked by the caller if he wants. One query."""
+    if not seats:
+        return seats
+    others = (Seat.objects.filter(game_id__in={seat.game_id for seat in seats})
+              .filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("game_id", "position"))
+    by_game: dict[int, list[Seat]] = {}
+    for other in others:
+        by_game.setdefault(other.game_id, []).append(other)
+    for seat in seats:
+        seat.opponents = [str(o.player_name) for o in by_game.get(seat.game_id, []) if o.position != seat.position]
+    return seats
 
 
 def paginated(request: HttpRequest, items, param: str = "page", per_page: int = GAMES_PER_PAGE,
@@ -223,6 +241,9 @@ def waiting_seats(seats: list[Seat], ratings: dict | None = None) -> list[dict]:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if _hidden_from(request, game):
+        replaced = replacement_of(game.pk, request.user)
+        if replaced is not None:  # his seat of this private table went to someone else: told why
+            return render(request, "gameplay/seat_replaced.html", {"game": game, "replaced": replaced}, status=403)
         if game.pk not in request.session.get(INVITES_SESSION_KEY, []):
             raise Http404
         # An invitee whose waiting room just became a game he has no seat in (its page reloads):
@@ -247,6 +268,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
         "chat_history": chat_history(game) if game.is_over else None,
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
+        "replaced": replacement_of(game.pk, request.user) if position is None and game.status != Game.Status.OPEN else None,
     }
     # A seated player new to this game is offered its rules (one query; not after the game).
     context["first_time"] = (bool(context["rules_url"]) and position is not None and not game.is_over

@@ -15,7 +15,11 @@ from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, Invitation, League, Season
 from leagues.standings import division_standings
 from moderation.permissions import is_moderator
-from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, standings_table
+from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, csv_number, standings_table
+
+# The results CSV's columns: stable keys, the same in every language (the division page says what
+# each means).
+RESULTS_CSV_KEYS = ["round", "game", "entry", "player", "place", "game_score"]
 
 
 def _league(request: HttpRequest, slug: str) -> League:
@@ -151,13 +155,14 @@ def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> 
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{number}-{division}-results.csv"'
     writer = csv.writer(response)
-    writer.writerow(["round", "game", "entry", "player", "place", "game score"])
+    writer.writerow(RESULTS_CSV_KEYS)
     substitute = _("a substitute")
     for fixture, result in standings.games:
         for entry_id, place in result.places.items():
             entry = standings.entries.get(entry_id)
             writer.writerow([fixture.round, fixture.game_id, entry_id if entry else "",
-                             str(entry) if entry else substitute, place, result.scores.get(entry_id, "")])
+                             str(entry) if entry else substitute, csv_number(place),
+                             csv_number(result.scores.get(entry_id))])
     return response
 
 

@@ -11,6 +11,7 @@ Thin: check, parse, call, redirect."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, Q
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.http import Http404
 
 from accounts import limits
-from gameplay.models import ChatMessage, Game
+from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError
 from gameplay.views import paginated, visible_game
 from moderation.forms import AdjudicateForm, ReasonForm, ReportForm, SubstituteForm
@@ -36,8 +37,10 @@ from moderation.services import people
 def games(request: HttpRequest) -> HttpResponse:
     if not (is_moderator(request.user) or organizes_a_league(request.user)):
         raise PermissionDenied
+    seated = Seat.objects.filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("position")
     in_play = (moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE))
-               .defer("state").order_by("-pk")[:200])
+               .defer("state").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated"))
+               .order_by("-pk")[:200])
     return render(request, "moderation/games.html", {"games": in_play})
 
 

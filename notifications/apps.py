@@ -16,3 +16,4 @@ class NotificationsConfig(AppConfig):
         events.subscribe(events.TURN_CHANGED, emails.turn_started, after_commit=True)
         events.subscribe(events.CLOCK_WARNING, emails.time_warning, after_commit=True)
         events.subscribe(events.GAME_FINISHED, emails.game_over, after_commit=True)
+        events.subscribe(events.SEAT_REPLACED, emails.seat_replaced, after_commit=True)

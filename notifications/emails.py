@@ -1,4 +1,5 @@
-"""Notifications by email: "your turn", the time warning, game over, the daily digest.
+"""Notifications by email: "your turn", the time warning, game over, the daily digest,
+a seat given to someone else by a moderator.
 
 They follow the game events `gameplay` publishes (`gameplay.events`; the
 subscriptions are in `notifications.apps`), always after the commit.
@@ -53,6 +54,7 @@ from gameplay import badge, clocks, services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
+from gameplay.replaced import replacement_of
 from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
 
 log = logging.getLogger(__name__)
@@ -262,6 +264,30 @@ def _game_over(game_id: int) -> None:
             "game_url": _absolute(game.get_absolute_url()),
         })
         _send(user.email, subject, body)
+
+
+# --- a seat given to someone else -------------------------------------------------------
+
+
+def seat_replaced(game_id: int, version: int, position: int, previous_user_id: int | None, user_id: int | None,
+                  reason: str) -> None:
+    """After commit (`gameplay.events.SEAT_REPLACED`): a moderator gave the seat of `previous_user_id`
+    to someone else. Email him the moderator's reason if he wants email notifications (whatever his
+    "your turn" setting: it is about a game he was playing). Failures are logged."""
+    try:
+        game = Game.objects.filter(pk=game_id).first()
+        user = get_user_model().objects.filter(pk=previous_user_id, is_active=True, email_notifications=True).first()
+        if game is None or user is None or not user.email:
+            return
+        replaced = replacement_of(game_id, user)
+        if replaced is None:  # he holds a seat of the game again
+            return
+        subject, body = render_email(user, "seat_replaced", {
+            "game": game, "message": _in_language(user, replaced.message),
+            "game_url": _absolute(game.get_absolute_url())})
+        _send(user.email, subject, body)
+    except Exception:
+        log.exception("the seat-replaced email of game %s failed", game_id)
 
 
 # --- the daily digest -------------------------------------------------------------------

@@ -12,17 +12,20 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import VacationForm
+from correspondence.services import follows
 from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from gameplay.results import game_results
-from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page
+from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page, with_opponents
 from pages import player_games
 from pages.forms import FinishedGamesFilter
 from ratings.charts import rating_chart
@@ -53,7 +56,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 def with_results(seats):
     """The seats (a page, or a list) with their game's result (`gameplay.results`,
     the one the game page, the sheet and the emails show): `seat.result` and
-    `seat.standing`. Two queries for the whole list."""
+    `seat.standing`. With `seat.opponents`, the others at its table. Three queries for the whole list."""
+    with_opponents(list(seats))
     results = game_results([seat.game for seat in seats])
     for seat in seats:
         seat.result = results[seat.game_id]
@@ -122,6 +126,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "finished_page": with_results(seats_page(request, finished, anchor="finished")),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
+        "following": request.user.is_authenticated and follows(request.user, shown),
     }
     return render(request, "pages/player.html", context)
 
@@ -129,4 +134,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 def ratings_rows(user) -> list[dict]:
     """The player page's ratings: each game kind's rating and its chart."""
     return [{"engine": r.engine, "name": engine_name(get_engine(r.engine)), "rating": r.rating,
-             "chart": rating_chart(r.history)} for r in player_ratings(user)]
+             "chart": rating_chart(r.history, [localtime(at).date() for at in r.dates], short_date)}
+            for r in player_ratings(user)]
+
+
+def short_date(day) -> str:
+    """A chart's date in the reader's language: "26.11.2026" / "11/26/2026"."""
+    return date_format(day, "SHORT_DATE_FORMAT")

@@ -11,7 +11,7 @@ Decisions (issue 12):
   rated as one team at their pair's place.
 - A table is rated or casual (`Game.rated`, chosen when it is created). A
   game with a computer player from the start is not rated.
-- Substitutes (issue 14, `gameplay.services.moderation.substitute_seat`):
+- Substitutes (issue 14, `moderation.services.games.substitute_seat`):
   a player a moderator replaced, by a computer or by another person, is
   rated as the one who left: last, below every other seat (leavers of one
   game share that place); in pairs the leaver is rated alone, the partner
@@ -28,7 +28,7 @@ Decisions (issue 12):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
@@ -180,6 +180,7 @@ class PlayerRating:
     engine: str
     rating: RatingValue
     history: list[int]  # the shown value after each of the newest rated games, oldest first
+    dates: list = field(default_factory=list)  # when each of those games was rated (datetimes), oldest first
 
 
 def player_ratings(user) -> list[PlayerRating]:
@@ -190,11 +191,13 @@ def player_ratings(user) -> list[PlayerRating]:
 
     newest_first = Window(RowNumber(), partition_by=[F("engine")], order_by=[F("at").desc(), F("pk").desc()])
     changes = (RatingChange.objects.filter(user=user).annotate(row=newest_first).filter(row__lte=HISTORY_POINTS)
-               .order_by("engine", "at", "pk").values_list("engine", "mu", "sigma"))
+               .order_by("engine", "at", "pk").values_list("engine", "mu", "sigma", "at"))
     history: dict[str, list[int]] = {}
-    for engine, mu, sigma in changes:
+    dates: dict[str, list] = {}
+    for engine, mu, sigma, at in changes:
         history.setdefault(engine, []).append(shown(mu, sigma))
-    return [PlayerRating(r.engine, _value(r), history.get(r.engine, []))
+        dates.setdefault(engine, []).append(at)
+    return [PlayerRating(r.engine, _value(r), history.get(r.engine, []), dates.get(r.engine, []))
             for r in Rating.objects.filter(user=user).order_by("engine")]
 
 
@@ -207,6 +210,19 @@ def leaderboard(engine: str, now: datetime):
     from django.db.models import F
 
     return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
+                                  updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
+            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
+            .order_by("-ordinal", "user__username"))
+
+
+def provisional_players(engine: str, now: datetime):
+    """The players of a game kind not on its leaderboard yet for too few rated games (fewer than
+    PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES,
                                   updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
             .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
             .order_by("-ordinal", "user__username"))

@@ -26,6 +26,8 @@ def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
         "page": page,
         "rows": list(enumerate(page.object_list, start=page.start_index())),
         "min_games": PROVISIONAL_GAMES,
+        # Not ranked yet: shown below the list, marked, so that a new player sees where he is.
+        "provisional": list(services.provisional_players(engine, timezone.now())[:PLAYERS_PER_PAGE]),
         "active_days": services.LEADERBOARD_ACTIVE_DAYS,
     }
     return render(request, "ratings/leaderboard.html", context)

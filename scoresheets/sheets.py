@@ -5,6 +5,7 @@ only orders the columns the way players write them on paper.
 """
 
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext
 
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
@@ -20,7 +21,7 @@ def sheet_context(game: Game, result: GameResult | None = None) -> dict | None:
     sheet = get_engine(game.engine).sheet(game.state)
     seats = list(game.seats.select_related("user"))
     names = {s.position: str(s.player_name) for s in seats}
-    order = sheet.get("order") or sorted(names)
+    order = sheet.get("order") or paper_order(game.state, len(seats))
     result = result or game_result(game, seats)
     return {
         "kind": sheet.get("kind", game.engine),
@@ -33,7 +34,35 @@ def sheet_context(game: Game, result: GameResult | None = None) -> dict | None:
         "series": series_rows(game, order, seats),
         # A game in pairs (Durak 2×2): who partners whom, by name.
         "pairs": [[names.get(p, "?") for p in pair] for pair in sheet.get("teams") or []],
+        "order_note": order_note(game.engine, game.state, order, names),
     }
+
+
+def paper_order(state: dict, players: int) -> list[int]:
+    """The seats in the order a sheet on paper lists them, for a game whose engine gives none: round
+    the table from the first leader's left (Ipuker: the leader last, as a dealer), or from the first
+    deal's starter (domino Poker); else by seat."""
+    if state.get("leaders"):
+        first = state["leaders"][0]
+        return [(first + offset) % players for offset in range(1, players + 1)]
+    if state.get("first_starter") is not None:
+        first = state["first_starter"]
+        return [(first + offset) % players for offset in range(players)]
+    return list(range(players))
+
+
+def order_note(engine: str, state: dict, order: list[int], names: dict[int, str]) -> str:
+    """Under the sheet, where its columns start round the table ("" where they follow the seats)."""
+    if state.get("first_dealer") is not None and engine in ("joker", "odessa"):
+        return gettext("Players in seat order from the left of the first dealer, %(name)s (the last column).") % {
+            "name": names.get(state["first_dealer"], "?")}
+    if state.get("leaders"):
+        return gettext("Players in seat order from the left of the first leader, %(name)s (the last column).") % {
+            "name": names.get(state["leaders"][0], "?")}
+    if state.get("first_starter") is not None:
+        return gettext("Players in seat order from %(name)s, who started the first deal.") % {
+            "name": names.get(state["first_starter"], "?")}
+    return ""
 
 
 def series_games(game: Game, seats: list[Seat]) -> list[tuple[Game, list[Seat]]]:

@@ -8,9 +8,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.translation import gettext as _, gettext_lazy, ngettext
+from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
 
 from scoresheets.standings import PointsRule
+
+# A tie-break named inside a sentence ("Olga is above Ivan on Sonneborn–Berger: ..."), as its own
+# phrase in each language (a column's label, lower-cased, would spoil a proper name).
+IN_SENTENCE = {
+    "points": pgettext_lazy("ranked on", "points"),
+    "wins": pgettext_lazy("ranked on", "the number of wins"),
+    "sonneborn_berger": pgettext_lazy("ranked on", "the Sonneborn–Berger score"),
+    "direct": pgettext_lazy("ranked on", "the direct encounters"),
+    "game_score": pgettext_lazy("ranked on", "the game score"),
+    "last_seat_results": pgettext_lazy("ranked on", "the results from the last seat"),
+    "rating": pgettext_lazy("ranked on", "the rating at the start"),
+}
+
+# What each tie-break counts, said under the table.
+MEANINGS = {
+    "wins": gettext_lazy("games finished alone in first place; a shared first place (a draw) is not a win."),
+    "sonneborn_berger": gettext_lazy("over every game, the opponents' final league points times the result "
+                                     "against each (1 ahead, ½ level, 0 behind)."),
+    "direct": gettext_lazy("the league points of the tied players' games against each other."),
+    "game_score": gettext_lazy("the sum of the scores of the player's games."),
+    "last_seat_results": gettext_lazy("the league points of the games where the player sat in the seat that moves last."),
+    "rating": gettext_lazy("the player's rating at the start of the season."),
+    "lot": gettext_lazy("drawn from the season's seed, see below; it never ties."),
+}
+
+# The standings CSV's columns: stable keys (the same in every language), numbers with a decimal
+# point and an empty cell for none; the page says what each key means (`CSV_KEYS`).
+CSV_FIXED = ("rank", "entry", "player", "played", "left", "points")
 
 COLUMN_LABELS = {
     "points": gettext_lazy("Points"),
@@ -56,6 +84,8 @@ class StandingsTable:
     csv_header: list[str]
     csv_rows: list[list]
     cross_shown: bool = True  # the rows' `cross` are filled (False: too big for the page)
+    lots: list[tuple[str, int, str]] = field(default_factory=list)  # (name, entry, lot) when the lot is a tie-break
+    legend: list[tuple[str, str]] = field(default_factory=list)  # (label, what it counts) per tie-break
 
 
 def cross_table_fits(standings) -> bool:
@@ -100,11 +130,25 @@ def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
         previous = row
     if cross:
         _fill_cross(rows, standings.games, grid, rule)
-    header = [_("Rank"), _("Player"), _("Played"), _("Left"), _("Points")] + [label for _key, label in columns] \
-        + [_("Lost by forfeit"), _("Won by forfeit")]
-    csv_rows = [[r.rank or "", r.name, r.played, r.left, r.points] + r.values + [r.forfeits_lost, r.forfeits_won]
-                for r in rows]
-    return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows, cross)
+    header = list(CSV_FIXED) + keys + ["lost_by_forfeit", "won_by_forfeit"]
+    csv_rows = [[row.rank or "", row.entry_id, row.name, row.played, row.left, csv_number(row.points)]
+                + [csv_number(row.tiebreaks.get(key)) for key in keys] + [row.forfeits_lost, row.forfeits_won]
+                for row in standings.rows]
+    lots = ([(row.name, row.entry_id, str(row.tiebreaks.get("lot") or "")) for row in standings.rows]
+            if "lot" in keys else [])
+    legend = [(str(COLUMN_LABELS[key]), str(MEANINGS[key])) for key in keys if key in MEANINGS]
+    return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows, cross,
+                          lots=lots, legend=legend)
+
+
+def csv_number(value) -> str:
+    """A value for a spreadsheet: 6.5 → "6.5", 2.0 → "2", None → "", the lot's hex string whole."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    value = round(float(value), 6)
+    return str(int(value)) if value == int(value) else repr(value)
 
 
 def _fill_cross(rows: list[TableRow], games, grid: bool, rule: PointsRule) -> None:
@@ -131,15 +175,15 @@ def cross_table_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
 
 
 def _why(above, below, key: str) -> str:
-    label = str(COLUMN_LABELS.get(key, key)).lower()
     if key == "points":
         a, b = above.points, below.points
     else:
         a, b = above.tiebreaks.get(key), below.tiebreaks.get(key)
     if key == "lot":
-        return _("%(above)s is above %(below)s by the lot.") % {"above": above.name, "below": below.name}
+        return _("%(above)s is above %(below)s by the lot: %(a)s… against %(b)s… (the lower draws the better "
+                 "place).") % {"above": above.name, "below": below.name, "a": str(a)[:8], "b": str(b)[:8]}
     why = _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
-        "above": above.name, "below": below.name, "what": label, "a": number(a), "b": number(b)}
+        "above": above.name, "below": below.name, "what": IN_SENTENCE.get(key, key), "a": number(a), "b": number(b)}
     forfeits = [text for text in (_forfeits(above), _forfeits(below)) if text]
     return " ".join([why, *forfeits])
 

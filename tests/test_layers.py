@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["config", "pages", "leagues", "moderation", "notifications", "ratings", "scoresheets", "gameplay", "accounts",
+APPS = ["config", "pages", "correspondence", "leagues", "moderation", "notifications", "ratings", "scoresheets", "gameplay", "accounts",
         "conduct"]
 MOST_LOCAL_IMPORTS = 5
 

@@ -9,6 +9,12 @@ substitution) are worded here. A game whose
 moves hold secrets (Ipuker's stakes and card counts until they are revealed)
 also has ``shown_moves(game, moves, viewer)``: the sequence numbers of the
 moves whose values the viewer may read; the others are worded without them.
+A game whose moves read differently by the moment they were made, or that
+takes steps by itself after a move (Durak's forced take, the end of a bout,
+the draw), has ``describe_played(action, who, before, events, names)``: the
+moves are replayed from the seed and each is worded with the state it was
+made in, followed by the automatic steps (``LogLine.then``). Only a game whose
+every event is public may have it.
 
 The log is built on the server rather than by the page's JavaScript: the
 secret values never leave the server, the page reads the same without
@@ -24,8 +30,10 @@ from types import ModuleType
 
 from django.utils.translation import gettext
 
+from gameplay.engine import get_engine
+from gameplay.engine.core import IllegalMove
 from gameplay.models import Game, Move, Seat
-from gameplay.records import ADJUDICATE, RESIGN, RULES, SUBSTITUTE, TIMEOUT
+from gameplay.records import ADJUDICATE, RESIGN, RULES, SUBSTITUTE, TIMEOUT, apply_recorded
 
 
 @dataclass(frozen=True)
@@ -33,6 +41,7 @@ class LogLine:
     seq: int
     text: str
     by: str  # "" for a player's own move, else who made it for him ("computer", "timeout"...)
+    then: tuple[str, ...] = ()  # what happened by itself after the move (a forced take, a draw...)
 
 
 def _module(engine: str) -> ModuleType | None:
@@ -78,21 +87,43 @@ def bid_words(action: dict, who: str) -> str:
     return gettext("%(who)s bids %(n)s") % {"who": who, "n": action.get("tricks")}
 
 
+def replayed(game: Game, moves: list[Move]) -> list[tuple[dict, list[dict]]] | None:
+    """For each move, the state it was made in and the engine's events of it; None if the
+    stored moves do not replay (never for a sound game: the log then words the moves alone)."""
+    engine = get_engine(game.engine)
+    state = engine.start(players=game.seats_count, options=game.options, seed=int(game.seed),
+                         rules_version=game.rules_version)
+    steps = []
+    try:
+        for move in moves:
+            after, events = apply_recorded(engine, state, move.position, move.action)
+            steps.append((state, events))
+            state = after
+    except (IllegalMove, KeyError, TypeError, ValueError):
+        return None
+    return steps
+
+
 def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move] | None = None) -> list[LogLine]:
     """The game's moves as the seat `viewer` (None: a spectator) may read them, oldest first."""
     moves = list(game.moves.order_by("seq")) if moves is None else moves
     module = _module(game.engine)
     names = seat_names(seats)
     shown = module.shown_moves(game, moves, viewer) if module and hasattr(module, "shown_moves") else None
+    steps = replayed(game, moves) if module and hasattr(module, "describe_played") and moves else None
     lines = []
-    for move in moves:
+    for index, move in enumerate(moves):
         visible = shown is None or move.seq in shown
         who = names.get(move.position, "") if move.position is not None else ""
         text = platform_move(move.action, who)
-        if text is None:
+        then: list[str] = []
+        if text is None and steps is not None:
+            before, events = steps[index]
+            text, then = module.describe_played(move.action, who, before, events, names)
+        elif text is None:
             text = module.describe_move(move.action, who, visible) if module else gettext("%(who)s moves") % {"who": who}
         # Said only for the clock's and a moderator's moves (a computer's name says it is one), and
         # not for a hidden commitment: a time-out's stake is the minimum, so the mark would tell it.
         by = move.get_by_display() if visible and move.by in (Move.By.TIMEOUT, Move.By.MODERATOR) else ""
-        lines.append(LogLine(seq=move.seq, text=text, by=str(by)))
+        lines.append(LogLine(seq=move.seq, text=text, by=str(by), then=tuple(then)))
     return lines

@@ -75,6 +75,15 @@ def create_game(
     return game
 
 
+def check_table(user, engine_slug: str, options: dict | None = None, *, players: int | None = None,
+                **table) -> Game:
+    """The table `create_game` would make, checked (GameError if it may not
+    be made) and not saved: its options validated and completed by its
+    engine, its time control within bounds. For those who gather a table's
+    players first (a challenge) and create it later."""
+    return _new_game(user, engine_slug, options, players=players, **table)
+
+
 def _new_game(user, engine_slug: str, options: dict | None, *, players: int | None,
               time_preset: str = clocks.DEFAULT_PRESET, move_seconds: int | None = None,
               reserve_seconds: int | None = None, on_timeout: str = Game.OnTimeout.AUTOPLAY,

@@ -31,6 +31,7 @@ from django.urls import path, reverse
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
+from django.utils.text import capfirst
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -89,6 +90,16 @@ class ModeratorAdmin(admin.ModelAdmin):
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList
+
+    # Titles that are the model's names alone ("Партии", "Партия" and the row below it): Django's
+    # "Select %s to change" / "Change %s" put a noun into a sentence, which Russian would decline.
+    def changelist_view(self, request, extra_context=None):
+        title = capfirst(self.model._meta.verbose_name_plural)
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        title = capfirst(self.model._meta.verbose_name)
+        return super().change_view(request, object_id, form_url, {"title": title, **(extra_context or {})})
 
 
 def known_values_filter(values):
@@ -151,10 +162,10 @@ class OrganizerAccess:
 
 @admin.register(Game)
 class GameAdmin(OrganizerAccess, ModeratorAdmin):
-    list_display = ["id", "engine", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
+    list_display = ["id", "game_kind", "status", "players", "is_private", "version", "created_by", "created_at", "finished_at"]
     list_filter = ["status", ("engine", EngineFilter), "is_private", ("time_preset", TimePresetFilter), "created_at"]
     search_fields = ["id", "seats__user__username", "seats__user__display_name", "created_by__username"]
-    readonly_fields = ["engine", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
+    readonly_fields = ["game_kind", "options", "seats_count", "status", "version", "seed_sha256", "created_by",
                        "created_at", "started_at", "finished_at", "abort_reason", "aborted_by", "moderation_records",
                        "recent_moves"]
     fields = readonly_fields + ["is_private"]
@@ -162,11 +173,20 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
     ordering = ["-id"]  # the newest first, along the primary key (as -created_at, which has no index)
     change_form_template = "admin/gameplay/game/change_form.html"
 
+    def has_delete_permission(self, request, obj=None):
+        # A game's moves are append-only: deleting it could only end in "cannot delete". A moderator
+        # aborts a game instead.
+        return False
+
     def game_of(self, game: Game) -> Game:
         return game
 
     def moderated_rows(self, request, queryset):
         return moderated_games(request.user, queryset)
+
+    @admin.display(description=_("game kind"), ordering="engine")
+    def game_kind(self, game: Game) -> str:
+        return engine_name(ENGINES[game.engine]) if game.engine in ENGINES else game.engine
 
     @admin.display(description=_("players"))
     def players(self, game: Game) -> str:

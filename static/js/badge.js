@@ -3,7 +3,8 @@
 // connect and whenever N changes. Reconnects with backoff; asks again
 // ({"type":"sync"}) when the tab comes back into view. The number is kept in
 // the badge's data-waiting and announced with a "games-waiting" event on
-// document (the game page's title shows it).
+// document (the game page's title shows it). Notices ({"type":"notice",...})
+// are announced with a "user-notice" event.
 (function () {
   "use strict";
   const badge = document.getElementById("games-waiting");
@@ -28,11 +29,18 @@
     retry = null;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/me/");
-    socket.onopen = () => { delay = FIRST_DELAY; };
+    socket.onopen = () => {
+      delay = FIRST_DELAY;
+      // A page with live lists (My games) wants the notices that say a list changed.
+      if (document.querySelector("[data-live-list]")) socket.send(JSON.stringify({ type: "watch" }));
+    };
     socket.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
       if (msg && msg.type === "badge") show(msg.waiting);
+      // A notice from another part of the site (a challenge): announced as a
+      // "user-notice" event on document for whoever shows it.
+      else if (msg && msg.type === "notice") document.dispatchEvent(new CustomEvent("user-notice", { detail: msg }));
     };
     socket.onclose = (e) => {
       socket = null;

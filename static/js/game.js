@@ -15,6 +15,7 @@
   let socket = null;
   let pending = null; // the move waiting for its ack
   let pollTimer = null;
+  let replacedAtPrivateTable = false;
   const log = [];
 
   // ---- transport -------------------------------------------------------
@@ -27,6 +28,7 @@
       setConnection(false);
       pending = null; // its answer is lost with the socket; the resync shows whether it was applied
       socket = null;
+      if (replacedAtPrivateTable) return; // nothing more of this table is his to see
       startPolling();
       setTimeout(connect, 3000);
     };
@@ -48,6 +50,8 @@
       if (pending && msg.version > pending.version) pending = null;
       if (gap) sync(); // ask for everything once more; harmless when up to date
       render();
+    } else if (msg.type === "seat_replaced") {
+      seatReplaced(msg);
     } else if (msg.type === "chat_history") {
       chat.replace(msg.messages);
     } else if (msg.type === "chat") {
@@ -72,6 +76,25 @@
       if (msg.code === "stale" || msg.version !== current.version) sync();
       render();
     }
+  }
+
+  // A moderator gave this player's seat to someone else: say so with the reason, and from now
+  // on the page is a spectator's (no hand, no chat box, no "Resign"); the socket is closed by the
+  // server and reconnects as a spectator of a public table.
+  function seatReplaced(msg) {
+    const banner = document.getElementById("seat-replaced");
+    if (banner) {
+      banner.textContent = msg.message + " " + (root.dataset.private === "true"
+        ? gettext("This private table can be seen by its players only, so you can no longer follow it.")
+        : gettext("You now see this game as a spectator."));
+      banner.hidden = false;
+    }
+    document.querySelectorAll("[data-player-only]").forEach((node) => node.remove());
+    replacedAtPrivateTable = root.dataset.private === "true";
+    pending = null;
+    current = Object.assign({}, current, { seat: null, legal: [], hands: null, ahead: null });
+    if (current.view) current.view = Object.assign({}, current.view, { seat: null, hand: null, legal_actions: [] });
+    render();
   }
 
   function sync() {
@@ -241,6 +264,7 @@
     const status = document.getElementById("game-status");
     if (status && current.status !== "active") status.textContent = statusText(current.status);
     showTurnInTitle();
+    announceTurn();
     showEnding(current.result);
     chat.setOpen(current.status === "active");
   }
@@ -287,6 +311,17 @@
     document.title = mine ? interpolate(gettext("(%(n)s) Your move — %(title)s"), { n: waiting, title: plainTitle }, true) : plainTitle;
   }
   document.addEventListener("games-waiting", showTurnInTitle);
+
+  // Whether it is the viewer's move, announced with a "game-turn" event on
+  // document after each render (the next-game button listens: next-game.js).
+  function announceTurn() {
+    const view = current.view || {};
+    const mine = current.status === "active" && current.seat !== null && current.seat !== undefined &&
+      (view.actors || []).includes(current.seat);
+    document.dispatchEvent(new CustomEvent("game-turn", {
+      detail: { mine: mine, status: current.status, version: current.version, seat: current.seat },
+    }));
+  }
 
   function statusText(status) {
     return { finished: gettext("finished"), aborted: gettext("aborted"), active: gettext("in play") }[status] || status;

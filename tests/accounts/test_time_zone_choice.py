@@ -68,13 +68,13 @@ def test_an_unknown_zone_is_refused_with_a_message_that_says_what_to_do(signed_i
     response = signed_in.post(reverse("profile_edit"), {**PROFILE, "time_zone": "Mars/Olympus"})
     assert response.status_code == 200
     # He reads Russian.
-    assert "Часовой пояс «Mars/Olympus» нам неизвестен: выберите пояс из списка" in response.text
+    assert "Место «Mars/Olympus» нам неизвестно: введите крупный город вашего часового пояса" in response.text
     user.refresh_from_db()
     assert user.time_zone == "Europe/Moscow"
     user.language = "en"
     user.save()
     response = signed_in.post(reverse("profile_edit"), {**PROFILE, "time_zone": "Mars/Olympus"})
-    assert "“Mars/Olympus” is not a time zone we know: choose one from the list" in response.text
+    assert "We do not know the place “Mars/Olympus”: type a larger city in your time zone" in response.text
 
 
 def test_a_legacy_alias_typed_in_is_saved_as_its_current_zone(signed_in, user):
@@ -97,5 +97,28 @@ def test_signup_without_a_zone_keeps_the_default_and_refuses_an_unknown_one(clie
     assert get_user_model().objects.get(username="boris").time_zone == "Europe/Moscow"
     client.logout()
     response = client.post(reverse("signup"), {**SIGNUP, "username": "vera", "time_zone": "Cuba/Havana"})
-    assert response.status_code == 200 and "is not a time zone we know" in response.text
+    assert response.status_code == 200 and "We do not know the place" in response.text
     assert not get_user_model().objects.filter(username="vera").exists()
+
+
+@pytest.mark.parametrize("typed, zone", [
+    ("Тбилиси", "Asia/Tbilisi"), ("тбилиси ", "Asia/Tbilisi"), ("Tbilisi", "Asia/Tbilisi"),
+    ("Тбилиси, Грузия", "Asia/Tbilisi"), ("Грузия", "Asia/Tbilisi"), ("Москва", "Europe/Moscow"),
+    ("Питер", "Europe/Moscow"), ("Санкт-Петербург", "Europe/Moscow"), ("г. Казань", "Europe/Moscow"),
+    ("Киев", "Europe/Kyiv"), ("Київ", "Europe/Kyiv"), ("Kiev", "Europe/Kyiv"), ("Алматы", "Asia/Almaty"),
+    ("Алма-Ата", "Asia/Almaty"), ("Екатеринбург", "Asia/Yekaterinburg"), ("Нью-Йорк", "America/New_York"),
+    ("new york", "America/New_York"), ("Минск", "Europe/Minsk"),
+])
+def test_a_city_or_a_one_zone_country_typed_in_either_language_stands_for_its_zone(typed, zone):
+    assert canonical_zone(typed) == zone
+
+
+def test_a_place_we_cannot_place_is_no_zone():
+    assert canonical_zone("Xyzzy") is None and canonical_zone("Mars/Olympus") is None
+
+
+def test_a_city_typed_in_russian_is_saved_as_its_zone(signed_in, user):
+    response = signed_in.post(reverse("profile_edit"), {**PROFILE, "time_zone": "Тбилиси"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.time_zone == "Asia/Tbilisi"

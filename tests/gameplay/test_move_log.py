@@ -140,7 +140,7 @@ def test_a_resignation_reads_as_one_and_the_log_stays_after_the_game(players):
 
 
 def test_a_move_made_by_the_clock_says_so(players):
-    game = started_game("durak", players[:2])
+    game = seeded_game(players[:2], "durak", "1")  # a first attack the defender can answer: no forced take follows
     attacker, attack = first_legal(game)
     game = play(game, players, attack)
     Move.objects.filter(game=game).update(by=Move.By.TIMEOUT)
@@ -259,6 +259,58 @@ def test_in_durak_every_seat_and_a_spectator_read_the_same_log(players):
         game = play(game, players, first_legal(game)[1])
     logs = [log_lines(client_for(players[0]), game), log_lines(client_for(players[1]), game), log_lines(Client(), game)]
     assert logs[0] == logs[1] == logs[2] and len(logs[0]) == 3
+
+
+def play_until_event(game: Game, players, wanted: str, limit: int = 200) -> Game:
+    """Plays each actor's first legal move until a move makes the engine report `wanted`."""
+    for _ in range(limit):
+        position, action = first_legal(game)
+        _state, events = DURAK.apply(game.state, position, action)
+        game = play(game, players, action)
+        if any(event["type"] == wanted for event in events):
+            return game
+    raise AssertionError(f"no {wanted} within {limit} moves")
+
+
+def forced_take_game(players) -> Game:
+    """A two-player Durak game brought to an attack its defender cannot beat, then played on to the
+    end of that bout (the attacker throws in no more)."""
+    for seed in map(str, range(1, 40)):
+        game = seeded_game(players[:2], "durak", seed)
+        try:
+            game = play_until_event(game, players, "forced_take", limit=30)
+        except AssertionError:
+            continue
+        return play_until_event(game, players, "bout_end")
+    raise AssertionError("no seed gives a forced take")
+
+
+def test_a_forced_take_is_in_the_log_and_the_attackers_done_after_it_is_not_called_beaten(players):
+    game = forced_take_game(players)
+    page = client_for(players[0]).get(game.get_absolute_url()).content.decode()
+    lines = log_lines(Client(), game)
+    assert any("cannot beat every card and must take" in line for line in lines), lines
+    last = lines[-1]
+    assert "throws in no more" in last and "is done" not in last, last
+    assert re.search(r"player\d takes (\S+ )*\S+[♠♣♦♥]", last), last
+    assert 'class="step"' in page
+
+
+def test_a_forced_take_reads_in_russian_in_the_log_and_in_the_record(players):
+    game = forced_take_game(players)
+    lines = log_lines(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")
+    assert any("не может отбиться и берёт" in line for line in lines), lines
+    assert "больше не подкидывает" in lines[-1] and "бито" not in lines[-1], lines[-1]
+    record = Client().get(f"/sheets/{game.pk}/record/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "не может отбиться и берёт" in record and "больше не подкидывает" in record
+
+
+def test_a_bout_beaten_off_reads_as_going_to_the_discard_with_the_draw(players):
+    game = seeded_game(players[:2], "durak", "1")
+    game = play_until_event(game, players, "bout_end")
+    lines = log_lines(Client(), game)
+    assert "go to the discard" in lines[-1] or "takes" in lines[-1], lines[-1]
+    assert "draws" in lines[-1], lines[-1]
 
 
 # -- domino Poker: bids, tiles, and the secret show-or-hide of stage 5 ------------------

@@ -3,6 +3,7 @@ steps, the season, the division's standings with its why-lines, cross-table
 and CSV, and their query counts."""
 
 import csv
+import re
 import io
 
 import pytest
@@ -79,9 +80,14 @@ def test_the_division_page_shows_standings_why_lines_a_cross_table_and_csv(peopl
     assert "Player 0 is above Player 1 on points: 2 against 1." in page
     assert "Cross-table" in page and "×" in page
     rows = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/standings.csv").content.decode())))
-    assert rows[0][:5] == ["Rank", "Player", "Played", "Left", "Points"]
-    assert [r[1] for r in rows[1:]] == ["Player 0", "Player 1", "Player 2"]
+    # Stable column keys and numbers a spreadsheet reads (the page keeps "½" and "—").
+    assert rows[0] == ["rank", "entry", "player", "played", "left", "points", *league.tiebreak_chain,
+                       "lost_by_forfeit", "won_by_forfeit"]
+    assert [r[2] for r in rows[1:]] == ["Player 0", "Player 1", "Player 2"]
+    assert [r[5] for r in rows[1:]] == ["2", "1", "0"]
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?|[0-9a-f]{64}|", cell) for r in rows[1:] for cell in r[6:]), rows
     results = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/results.csv").content.decode())))
+    assert results[0] == ["round", "game", "entry", "player", "place", "game_score"]
     assert len(results) == 1 + 3 * 2
 
 

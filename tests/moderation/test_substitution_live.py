@@ -1,6 +1,6 @@
 """A substitution on live sockets: the replaced player's open socket is
-closed before the seat's next view could reach it and reconnects as a
-spectator; the substitute's spectator socket reconnects as the seat's player."""
+told why (the moderator's reason) and closed before the seat's next view
+could reach it, and reconnects as a spectator; the substitute's spectator socket reconnects as the seat's player."""
 
 import json
 
@@ -73,7 +73,9 @@ def test_the_replaced_players_socket_closes_and_the_substitutes_takes_the_seat(k
 
     old_got, old_code, new_got, new_code, replaced_state, newcomer_state = async_to_sync(scenario)()
     hand = hand_of(game.pk, position)
-    assert old_code == CLOSE_FORBIDDEN and old_got == []  # closed before any view of the seat reached it
+    # Told why, then closed before any view of the seat reached it.
+    assert old_code == CLOSE_FORBIDDEN and [m["type"] for m in old_got] == ["seat_replaced"]
+    assert old_got[0]["reason"] == "Left" and not old_got[0]["computer"] and "view" not in old_got[0]
     assert new_code == CLOSE_FORBIDDEN
     assert replaced_state["seat"] is None and replaced_state["legal"] == []
     text = json.dumps({**replaced_state, "view": {k: v for k, v in replaced_state["view"].items() if k not in PUBLIC}})
@@ -94,4 +96,5 @@ def test_a_computer_substitute_closes_the_replaced_players_socket_too(players, m
         return await until_closed(old)
 
     got, code = async_to_sync(scenario)()
-    assert code == CLOSE_FORBIDDEN and got == []
+    assert code == CLOSE_FORBIDDEN and [m["type"] for m in got] == ["seat_replaced"]
+    assert got[0]["computer"] and "computer player" in got[0]["message"] and "Left" in got[0]["message"]

@@ -39,7 +39,9 @@ def test_the_leaderboard_ranks_established_active_players_by_rating(people, djan
     assert ranked[-1] == "board3"  # resigned every game
     values = [rating.value for _rank, rating in response.context["rows"]]
     assert values == sorted(values, reverse=True)
-    assert "newcomer" not in response.text and "idle" not in response.text
+    # The newcomer is not ranked, but listed below as provisional; the idle player is not listed.
+    assert [r.user.username for r in response.context["provisional"]] == ["newcomer"]
+    assert "idle" not in response.text
 
 
 def test_the_leaderboard_of_an_unknown_game_is_not_found_and_the_index_leads_to_a_game(people):
@@ -82,3 +84,35 @@ def test_the_chart_puts_the_highest_rating_at_the_top_and_the_lowest_at_the_bott
     assert (chart.low, chart.high) == (10, 30)
     assert rating_chart([5]) is None
     assert rating_chart([7, 7]).points  # a flat line still draws
+
+
+def test_a_provisional_player_is_listed_under_the_leaderboard_with_a_mark_and_the_reason(people):
+    play_rated_games(people, 1)
+    response = client_for(people[0]).get(reverse("leaderboard", args=["joker"]))
+    assert response.context["rows"] == []
+    assert "a player joins it on finishing 5 rated games" in response.text
+    section = response.text.split('id="provisional"')[1]
+    assert "Board 0" in section and "Board 3" in section and 'class="provisional"' in section
+    assert "fewer than 5 rated games" in section
+
+
+def test_the_rating_chart_has_a_value_axis_and_a_date_axis(people):
+    play_rated_games(people, 3)
+    response = client_for(people[1]).get(reverse("player", args=["board0"]))
+    chart = response.context["ratings"][0]["chart"]
+    assert [tick.label for tick in chart.values] == [str(v) for v in sorted({chart.high, chart.low,
+                                                                             round((chart.low + chart.high) / 2)},
+                                                                            reverse=True)]
+    assert chart.dates and chart.dates[0].label == timezone.localdate().strftime("%m/%d/%Y")
+    svg = response.text.split('class="rating-chart"')[1].split("</svg>")[0]
+    assert 'class="axis value-axis"' in svg and 'class="axis date-axis"' in svg
+    assert f">{chart.high}</text>" in svg and f">{chart.dates[0].label}</text>" in svg
+
+
+def test_the_chart_labels_its_first_and_last_date():
+    from datetime import date
+
+    chart = rating_chart([10, 30, 20], [date(2026, 1, 2), date(2026, 1, 5), date(2026, 2, 1)])
+    assert [t.label for t in chart.dates] == ["2026-01-02", "2026-02-01"]
+    assert [t.label for t in chart.values] == ["30", "20", "10"]
+    assert chart.values[0].position < chart.values[-1].position  # the highest at the top

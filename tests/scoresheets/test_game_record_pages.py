@@ -41,7 +41,7 @@ def test_the_record_groups_the_moves_in_words_by_deal_bout_or_round(engine, play
 def test_the_record_reads_in_russian(people):
     game = advance(started_game("durak", people[:2]), people, moves=3)
     text = record_text(Client(), game, HTTP_ACCEPT_LANGUAGE="ru")
-    assert "Ходы · Дурак" in text and "Ход 1" in text and "ходит:" in text and "Время на ход" in text
+    assert "Ходы · Дурак" in text and "Кон 1" in text and "ходит:" in text and "Время на ход" in text
 
 
 def test_a_running_games_record_shows_another_seat_nothing_of_its_secret_stakes(people):

@@ -86,13 +86,39 @@
       return legalOf(type).find((a) => sameCards(a.cards, cards)) || null;
     }
 
+    // The defender's card of the hand picked before the attack card it is to beat (one card picked
+    // that beats something on the table).
+    function beatingCard() {
+      if (target || picked.size !== 1) return null;
+      const card = [...picked][0];
+      return legalOf("beat").some((b) => b.card === card) ? card : null;
+    }
+
+    // What the defender does next, in words: with two or more cards to beat, either of his two
+    // ways (the card on the table first, or the card of his hand first).
+    function defencePrompt(view) {
+      if (target) return interpolate(gettext("Beat %(card)s with:"), { card: cardLabel(target) }, true);
+      const chosen = beatingCard();
+      if (chosen) return interpolate(gettext("Now click the card on the table to beat with %(card)s."), { card: cardLabel(chosen) }, true);
+      const beatable = new Set(legalOf("beat").map((b) => b.attack));
+      if (beatable.size < 2) return null;
+      return gettext("To beat: click a card on the table, then your card to beat it with (or your card first, then the card on the table). Or take the cards.");
+    }
+
     function table(view) {
       const beats = legalOf("beat");
+      const chosen = beatingCard();
       const pairs = view.table.map((pair) => {
-        const canBeat = !pair.beat && beats.some((b) => b.attack === pair.attack);
+        // With a card of the hand chosen first, the attack cards it beats are the ones to click.
+        const withChosen = chosen && beats.find((b) => b.attack === pair.attack && b.card === chosen);
+        const canBeat = !pair.beat && !ctx.pending() && (chosen ? Boolean(withChosen) : beats.some((b) => b.attack === pair.attack));
         const attack = canBeat
           ? el("button", { type: "button", class: "card-button playable" + (target === pair.attack ? " picked" : ""), "data-attack": pair.attack,
-            title: gettext("Choose this card to beat it"), onclick: () => { target = target === pair.attack ? null : pair.attack; ctx.rerender(); } },
+            title: withChosen ? interpolate(gettext("Beat this card with %(card)s"), { card: cardLabel(chosen) }, true) : gettext("Choose this card to beat it"),
+            onclick: () => {
+              if (withChosen) { picked.clear(); target = null; ctx.send(withChosen); return; }
+              target = target === pair.attack ? null : pair.attack; ctx.rerender();
+            } },
           [cardNode(pair.attack)])
           : cardNode(pair.attack);
         return el("div", { class: "pair" + (pair.beat ? " beaten" : "") }, [attack, pair.beat ? cardNode(pair.beat, { class: "card beat" }) : null]);
@@ -110,10 +136,11 @@
     function hand(view) {
       const beats = legalOf("beat");
       const groupCards = new Set(["attack", "throw", "transfer"].flatMap((t) => legalOf(t).flatMap((a) => a.cards)));
+      const beaters = new Set(beats.map((b) => b.card));
       const box = el("div", { class: "hand", "aria-label": gettext("Your cards") });
       (view.hand || []).forEach((code) => {
         const beatMove = target && beats.find((b) => b.attack === target && b.card === code);
-        const usable = !ctx.pending() && (beatMove || (!target && groupCards.has(code)));
+        const usable = !ctx.pending() && (beatMove || (!target && (groupCards.has(code) || beaters.has(code))));
         box.appendChild(el("button", {
           type: "button", class: "card-button" + (usable ? " playable" : "") + (picked.has(code) ? " picked" : ""),
           "data-card": code, disabled: !usable,
@@ -150,7 +177,8 @@
       // The throwers' window: "Бито" once everything is beaten, or let the defender take.
       if (done) buttons.push(el("button", { type: "button", class: "choice", "data-move": "done", disabled: ctx.pending(), onclick: () => ctx.send(done),
         text: view.taking ? gettext("Done: the defender takes") : gettext("Done: beaten") }));
-      if (target) box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("Beat %(card)s with:"), { card: cardLabel(target) }, true) }));
+      const prompt = defencePrompt(view);
+      if (prompt) box.appendChild(el("p", { class: "prompt", text: prompt }));
       box.appendChild(hand(view));
       if (buttons.length) box.appendChild(el("div", { class: "choices durak-moves" }, buttons));
       const ahead = aheadBox();
@@ -170,8 +198,14 @@
       ]);
     }
 
+    // Whether the defender takes in the bout the events are about: the attacker's "done" is "бито"
+    // only when every card is beaten (set from the view drawn last, then by the events in order).
+    let taking = false;
+
     function describe(event) {
       const who = playerName(event.seat);
+      if (event.type === "take" || event.type === "forced_take") taking = true;
+      if (event.type === "bout_end" || event.type === "bout") taking = false;
       const cards = (event.cards || []).map(cardLabel).join(" ");
       switch (event.type) {
         case "attack": return interpolate(gettext("%(who)s attacks: %(cards)s"), { who: who, cards: cards }, true);
@@ -180,7 +214,9 @@
         case "beat": return interpolate(gettext("%(who)s beats %(attack)s with %(card)s"), { who: who, attack: cardLabel(event.attack), card: cardLabel(event.card) }, true);
         case "take": return interpolate(gettext("%(who)s takes"), { who: who }, true);
         case "forced_take": return interpolate(gettext("%(who)s cannot beat and takes the cards"), { who: who }, true);
-        case "done": return interpolate(gettext("%(who)s: done"), { who: who }, true);
+        case "done": return taking
+          ? interpolate(gettext("%(who)s throws in no more"), { who: who }, true)
+          : interpolate(gettext("%(who)s: done"), { who: who }, true);
         case "left": return interpolate(gettext("%(who)s is out of cards: out of the game, a winner"), { who: who }, true);
         case "bout_end": return event.result === "take"
           ? interpolate(gettext("End of the bout: %(who)s takes the cards"), { who: playerName(event.defender) }, true)
@@ -192,7 +228,10 @@
     }
 
     return {
-      render(view) { return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)]; },
+      render(view) {
+        taking = Boolean(view.taking);
+        return [info(view), seats(view), table(view), ctx.current().seat === null ? null : controls(view)];
+      },
       describe: describe,
     };
   };

@@ -42,6 +42,22 @@
       });
     }
 
+    // Who sees what, and when, while this seat waits (the rules: stakes are shown when every stake
+    // is in; the leader sees each count as it is chosen, the others when the round ends).
+    function waitingWords(view) {
+      if (view.phase === "cards") {
+        return view.is_leader
+          ? gettext("Waiting for the others. You see each count as it is chosen; the other players see the counts when the round ends.")
+          : interpolate(gettext("Waiting for the others. %(leader)s, the leader, already sees your count; the other players see it when the round ends."), { leader: playerName(view.leader) }, true);
+      }
+      if (view.phase === "stake") {
+        return view.is_leader
+          ? gettext("Waiting for the stakes. Nobody, you included, sees them until every stake is in; then all stakes are shown.")
+          : gettext("Waiting for the others. Nobody sees your stake until every stake is in; then all stakes are shown.");
+      }
+      return gettext("Waiting for the others.");
+    }
+
     function confirmAndSend(action, question) {
       if (window.confirm(question)) ctx.send(action);
     }
@@ -50,7 +66,7 @@
       const legal = ctx.current().legal || [];
       const box = el("div", { class: "controls" });
       if (!legal.length) {
-        if (view.phase !== "over" && ctx.current().seat !== null) box.appendChild(el("p", { class: "prompt", text: gettext("Waiting for the others. Nobody sees your choice until everyone has chosen.") }));
+        if (view.phase !== "over" && ctx.current().seat !== null) box.appendChild(el("p", { class: "prompt", text: waitingWords(view) }));
         return box;
       }
       const stakes = legal.filter((a) => a.type === "stake");
@@ -58,7 +74,7 @@
       if (stakes.length) {
         const prompt = view.is_leader
           ? interpolate(gettext("The stakes sum to %(n)s. Your stake as the leader:"), { n: view.stakes_sum }, true)
-          : gettext("Your secret stake:");
+          : gettext("Your stake (nobody sees it until every stake is in; then all stakes are shown):");
         box.appendChild(el("p", { class: "prompt", text: prompt }));
         box.appendChild(el("div", { class: "choices stakes" }, stakes.map((a) => el("button", {
           type: "button", class: "choice", "data-stake": a.tokens, disabled: ctx.pending(),
@@ -68,6 +84,7 @@
       }
       if (cards.length) {
         box.appendChild(el("p", { class: "prompt", text: interpolate(gettext("How many cards do you pass to the leader? (%(fields)s fields)"), { fields: view.fields }, true) }));
+        box.appendChild(el("p", { class: "hint secrecy", text: interpolate(gettext("%(leader)s, the leader, sees your count as soon as you choose; the other players see it when the round ends."), { leader: playerName(view.leader) }, true) }));
         box.appendChild(el("div", { class: "choices card-counts" }, cards.map((a) => el("button", {
           type: "button", class: "choice", "data-count": a.count, disabled: ctx.pending(),
           onclick: () => confirmAndSend(a, interpolate(ngettext("Pass %(n)s card? It cannot be changed.", "Pass %(n)s cards? It cannot be changed.", a.count), { n: a.count }, true)),

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CorrespondenceConfig(AppConfig):
+    name = "correspondence"
+    verbose_name = _("Correspondence play")
+
+    def ready(self) -> None:
+        from correspondence import live, tasks  # noqa: F401 (tasks registers the expiry task with the services)
+        from gameplay import events
+
+        for event in (events.GAME_STARTED, events.TURN_CHANGED, events.GAME_FINISHED, events.GAME_ABORTED):
+            events.subscribe(event, live.games_changed, after_commit=True)

@@ -1,0 +1,38 @@
+"""Live notices to a player's open tabs, over the badge socket (`/ws/me/`,
+gameplay.badge): the frame {"type": "notice", "kind": ..., ...} reaches
+every tab of the user (`for_watchers`: only the tabs showing a live list,
+which said {"type": "watch"}). Never raises: Redis may be down, and the database
+has the truth (the pages show it on the next load)."""
+
+import logging
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from gameplay.badge import user_group
+from gameplay.models import Seat
+
+log = logging.getLogger(__name__)
+
+
+def send_notice(user_ids: Iterable[int], kind: str, *, for_watchers: bool = False, **data) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    for user_id in sorted(set(user_ids)):
+        try:
+            send(user_group(user_id), {"type": "user.notice", "for_watchers": for_watchers,
+                                       "notice": {"type": "notice", "kind": kind, **data}})
+        except Exception:
+            log.exception("sending a %s notice to user %s failed", kind, user_id)
+
+
+def games_changed(game_id: int, version: int, **details) -> None:
+    """After a committed change of a game (its turn, its start, its end):
+    every seated player's open My games lists fetch themselves again, so
+    that whose move it is and the clocks stay current even where his own
+    badge count did not change (someone else's turn at a table of four)."""
+    user_ids = list(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True))
+    send_notice(user_ids, "games", for_watchers=True, game=game_id, version=version)

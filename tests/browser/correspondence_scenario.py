@@ -1,0 +1,92 @@
+"""Set-ups for the correspondence browser tests (issue 25), run against the
+live server's database like tests/browser/scenario.py:
+
+    python -m tests.browser.correspondence_scenario NAME [ARGS...]
+
+- ``players PASSWORD USERNAME...``: English-speaking players (UTC), each
+  named by his username capitalised.
+- ``durak_on_clock FIRST SECOND ON_CLOCK``: a started two-player Durak table
+  of FIRST (seat 0) and SECOND where ON_CLOCK attacks first (the deal
+  decides: tables are dealt until it does).
+- ``durak_defending FIRST SECOND DEFENDER``: the same table after the
+  other's attack, DEFENDER on the clock.
+- ``next_game_by_itself USERNAME``: his profile setting "go to the next
+  game after my move" turned on.
+Prints one JSON line.
+"""
+
+import json
+import os
+import sys
+
+
+def players(password: str, *usernames: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    for username in usernames:
+        get_user_model().objects.create_user(username=username, password=password, email=f"{username}@example.com",
+                                             language="en", time_zone="UTC", display_name=username.capitalize())
+    return {"players": list(usernames)}
+
+
+def durak_on_clock(first: str, second: str, on_clock: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.models import Game, Seat
+
+    users = [get_user_model().objects.get(username=name) for name in (first, second)]
+    for _ in range(50):
+        game = services.create_seated_game(users, "durak", {}, time_preset="correspondence")
+        seat = Seat.objects.get(game=game, deadline__isnull=False)
+        if seat.user.username == on_clock:
+            return {"game": game.pk, "url": game.get_absolute_url()}
+        Game.objects.filter(pk=game.pk).delete()
+    raise AssertionError(f"{on_clock} never attacked first")
+
+
+def durak_defending(first: str, second: str, defender: str) -> dict:
+    """A two-player Durak table where the other player has attacked and
+    DEFENDER is on the clock (he may always take)."""
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.engine import get_engine
+    from gameplay.models import Game, Seat
+
+    engine = get_engine("durak")
+    attacker = first if defender == second else second
+    for _ in range(50):
+        game = Game.objects.get(pk=durak_on_clock(first, second, attacker)["game"])
+        seat = Seat.objects.get(game=game, deadline__isnull=False)
+        action = next(a for a in engine.legal_actions(game.state, seat.position) if a["type"] == "attack")
+        services.submit_move(game.pk, seat.user, action, game.version)
+        on_clock = Seat.objects.filter(game=game, deadline__isnull=False).select_related("user").first()
+        if on_clock is not None and on_clock.user.username == defender:
+            return {"game": game.pk, "url": game.get_absolute_url()}
+        Game.objects.filter(pk=game.pk).delete()
+    raise AssertionError(f"{defender} never had to defend")
+
+
+def next_game_by_itself(username: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(username=username).update(next_game_after_move=True)
+    return {"player": username}
+
+
+SCENARIOS = {"players": players, "durak_on_clock": durak_on_clock, "durak_defending": durak_defending,
+             "next_game_by_itself": next_game_by_itself}
+
+
+def main(argv: list[str]) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    name, *args = argv
+    print(json.dumps(SCENARIOS[name](*args)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,42 @@
+"""The lists of games in a real Chromium name who plays: "My games" in the
+lobby, the finished games on the player page, and the moderators' list of
+games in play (issue 27, 8)."""
+
+import pytest
+
+from tests.browser.conftest import log_in
+
+pytestmark = pytest.mark.browser
+PASSWORD = "kitchen-Table-2024"
+COMPUTERS = "Computer 2, Computer 3, Computer 4"
+
+
+def test_my_games_in_the_lobby_name_the_opponents(page, live_site):
+    from playwright.sync_api import expect
+
+    live_site.run_scenario("two_joker_tables", "sasha", PASSWORD)
+    log_in(page, "sasha", PASSWORD, "/")
+    opponents = page.locator("table.my-games td.opponents")
+    expect(opponents).to_have_count(2)
+    expect(opponents.first).to_have_text(COMPUTERS)
+    expect(page.locator("table.my-games thead")).to_contain_text("Opponents")
+    assert page.js_errors == []
+
+
+def test_the_player_pages_finished_games_name_the_opponents(page, live_site):
+    from playwright.sync_api import expect
+
+    live_site.run_scenario("finished_games_only", "tanya", PASSWORD)
+    log_in(page, "tanya", PASSWORD, "/players/tanya/")
+    expect(page.locator("table.finished-games td.opponents")).to_have_text([COMPUTERS])
+    assert page.js_errors == []
+
+
+def test_the_moderators_list_of_games_names_their_players(page, live_site):
+    from playwright.sync_api import expect
+
+    setup = live_site.run_scenario("abort_table", "ulya", PASSWORD, "moderator1", PASSWORD)
+    log_in(page, "moderator1", PASSWORD, "/moderation/")
+    item = page.locator("ul.moderation-games li", has_text=f"#{setup['game']}")
+    expect(item.locator(".players")).to_have_text("ulya, " + COMPUTERS)
+    assert page.js_errors == []
