@@ -1,6 +1,8 @@
 """Do the pages stay flat as the tables grow? The lobby, the profile, the
-admin's lists and change pages of games, seats, moves and chat messages,
-a series score sheet, My games and its list in the lobby, timed with a few games, with enough games to fill
+player page, the Joker leaderboard (its first page and page 5), the
+moderators' list of games in play, the admin's lists and change pages of
+games, seats, moves and chat messages, a series score sheet, My games and its
+list in the lobby, timed with a few games, with enough games to fill
 every list, and with many games.
 
     .venv/bin/python -m bench.pages                  # 10, 200, then 10,000 games of 300 moves (3 M moves)
@@ -28,7 +30,9 @@ play, a page of 20 current and of 20 finished games, 100 rows in each admin
 list); of every 100 games after them 1 is open, 4 are in play, 1 is aborted
 and 94 are finished, each with `--moves` moves and two chat messages. Game 0
 holds all the ~680 moves of a whole Joker game: the admin's game page shows
-it at every size.
+it at every size. Each game written brings one more rated Joker player (a
+Rating row, most of them out of the provisional mark and rated within the
+leaderboard's 90 days), so the leaderboard grows with the site.
 
 After writing each size the database is copied (SQLite: the backup API;
 PostgreSQL: CREATE DATABASE ... TEMPLATE), and the three copies are measured
@@ -71,6 +75,7 @@ GAME_INTERVAL = timedelta(hours=2, minutes=37)  # a game every 2 h 37 min: 10,00
 BATCH_GAMES = 500
 MOVE_BATCH = 20_000
 TARGET_RATIO = 1.5
+STORED_RESULTS = True  # set in configure_django: whether the schema has Seat.finished_at and PlayerTally (issue 28)
 
 
 def configure_django() -> None:
@@ -87,6 +92,10 @@ def configure_django() -> None:
 
     warnings.filterwarnings("ignore", message="No directory at", module="django.core.handlers.base")
     django.setup()
+    from gameplay.models import Seat
+
+    global STORED_RESULTS
+    STORED_RESULTS = any(field.name == "finished_at" for field in Seat._meta.fields)  # also run on older commits
 
 
 # --- recorded games: real states and actions ---------------------------------------------
@@ -180,6 +189,7 @@ class World:
             done += n
             if self.games % 2000 == 0 or done == count:
                 progress(f"{self.games} games written")
+        self.count_finished()
 
     def _write_batch(self, numbers: range) -> None:
         from django.db import connection
@@ -228,6 +238,8 @@ class World:
                     seat.deadline = seat.clock_started_at + timedelta(days=1)
                 if game.status == "finished":
                     seat.place, seat.points = places[p], scores[p]
+                    if STORED_RESULTS:
+                        seat.finished_at = game.finished_at  # as services.moves.finish_with_result writes it
                 seats.append(seat)
             if game.status != "open":
                 chat += [ChatMessage(game=game, user=users[0], text=f"Good luck, table {game.pk}!"),
@@ -238,6 +250,7 @@ class World:
                                       1500 + (seq * 7919) % 60000, at))
         Seat.objects.bulk_create(seats)
         ChatMessage.objects.bulk_create(chat)
+        self._add_rated_players(numbers)
         sql = (f"INSERT INTO {Move._meta.db_table} (game_id, seq, position, action, by, user_id, time_used_ms, "
                f"created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
         with connection.cursor() as cursor:
@@ -245,6 +258,40 @@ class World:
                 cursor.executemany(sql, move_rows[start:start + MOVE_BATCH])
         if self.long_game_id is None:
             self.long_game_id = games[0].pk
+
+    def count_finished(self) -> None:
+        """The players' tallies of finished games, as the services count them
+        game by game (gameplay.PlayerTally), rebuilt from the seats."""
+        if not STORED_RESULTS:
+            return
+        from django.db.models import Count, Q
+
+        from gameplay.models import PlayerTally, Seat
+
+        PlayerTally.objects.all().delete()
+        rows = (Seat.objects.filter(finished_at__isnull=False, user__isnull=False).values("user_id")
+                .annotate(finished=Count("pk"), won=Count("pk", filter=Q(place=1)),
+                          public_finished=Count("pk", filter=Q(game__is_private=False))))
+        PlayerTally.objects.bulk_create(PlayerTally(**row) for row in rows)
+
+    def _add_rated_players(self, numbers: range) -> None:
+        """One more rated Joker player per game written (the leaderboards
+        grow with the site), rated recently, most out of the provisional mark."""
+        from django.contrib.auth import get_user_model
+        from django.utils import timezone
+
+        from ratings.models import Rating
+
+        model = get_user_model()
+        users = model.objects.bulk_create(model(username=f"rated{n}", password="!", display_name=f"Rated {n}",
+                                                language="en") for n in numbers)
+        if users[0].pk is None:
+            users = list(model.objects.filter(username__in=[u.username for u in users]))
+        now = timezone.now()
+        Rating.objects.bulk_create(
+            Rating(user=user, engine="joker", mu=25 + (user.pk * 7919 % 2000) / 100, sigma=2 + (user.pk % 70) / 10,
+                   games=3 + user.pk % 40, updated_at=now - timedelta(days=user.pk % 120))
+            for user in users)
 
     @property
     def actions(self) -> list:
@@ -319,7 +366,11 @@ def pages(world: World) -> list[Page]:
         "move": Move.objects.filter(game_id=long_game, seq=1).values_list("pk", flat=True).get(),
         "chatmessage": ChatMessage.objects.filter(game_id=long_game).order_by("pk").values_list("pk", flat=True)[0],
     }
-    result = [Page("lobby", reverse("lobby"), False), Page("profile", reverse("profile"), False)]
+    result = [Page("lobby", reverse("lobby"), False), Page("profile", reverse("profile"), False),
+              Page("player page", reverse("player", args=[world.players[0].username]), False),
+              Page("leaderboard", reverse("leaderboard", args=["joker"]), False),
+              Page("leaderboard page 5", reverse("leaderboard", args=["joker"]) + "?page=5", False),
+              Page("moderation queue", reverse("moderation_games"), True)]
     result += [Page(f"admin {model} list", reverse(f"admin:gameplay_{model}_changelist"), True) for model in rows]
     result += [Page(f"admin {model} page", reverse(f"admin:gameplay_{model}_change", args=[pk]), True)
                for model, pk in rows.items()]

@@ -34,5 +34,7 @@ def games_changed(game_id: int, version: int, **details) -> None:
     every seated player's open My games lists fetch themselves again, so
     that whose move it is and the clocks stay current even where his own
     badge count did not change (someone else's turn at a table of four)."""
-    user_ids = list(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True))
+    user_ids = details.get("players")  # the move's transaction read them: no query on the move path
+    if user_ids is None:
+        user_ids = list(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True))
     send_notice(user_ids, "games", for_watchers=True, game=game_id, version=version)

@@ -22,12 +22,15 @@ The events (details in brackets; `game` / `game_id`, `version` always):
 
 | event            | published by                         | in the transaction | after commit |
 |------------------|--------------------------------------|--------------------|--------------|
-| `game_started`   | the follow-up of the change that started it | –           | yes          |
-| `turn_changed`   | the follow-up of a change that started seats' clocks (`positions`) | – | yes |
+| `game_started`   | the follow-up of the change that started it (`players`) | –  | yes          |
+| `turn_changed`   | the follow-up of a change that started seats' clocks (`positions`, `players`) | – | yes |
 | `clock_warning`  | the services, when a seat's time runs low (`position`) | yes | yes       |
 | `game_finished`  | `finish_with_result` (the game's one result is on its seats) | yes | yes   |
 | `seat_replaced`  | `replace_seat` (`position`, `previous_user_id`, `user_id`, `reason`) | yes | yes |
 | `game_aborted`   | `abort` (`reason`)                   | yes                | yes          |
+
+`players`: the seated people's user ids, as the change's transaction read
+them (None where it did not read the seats: read them if you need them).
 
 In-transaction subscribers run in the order they subscribed, which is the
 order of `INSTALLED_APPS` (`ratings` before `leagues`: a league reads the

@@ -99,6 +99,8 @@ class Game(models.Model):
         indexes = [
             # The lobby's open tables and games in play, the newest first.
             models.Index(fields=["status", "created_at"], name="game_status_created"),
+            # The games in play, the newest first (the moderators' list), without reading the others.
+            models.Index(fields=["status", "-id"], name="game_status_newest"),
         ]
 
     def save(self, *args, **kwargs):
@@ -163,6 +165,10 @@ class Seat(models.Model):
     seen_at = models.DateTimeField(_("last seen at the table"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     points = models.FloatField(_("points"), null=True, blank=True)
+    # When the game finished with a result (its finished_at; None while in
+    # play, and for an aborted game): the player page's list of finished
+    # games walks an index on it, newest first, reading no game row to order.
+    finished_at = models.DateTimeField(_("finished with a result"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "position"]
@@ -178,6 +184,9 @@ class Seat(models.Model):
             # A player's games (lobby, profile, badge) counted and ordered
             # from the index alone, however many he has played.
             models.Index(fields=["user", "game", "deadline"], name="seat_user_game_deadline"),
+            # A player's finished games, the newest first (the player page).
+            models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished",
+                         condition=models.Q(finished_at__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -250,3 +259,22 @@ class ChatMessage(models.Model):
     def as_json(self) -> dict:
         return {"id": self.pk, "author": self.user.name, "text": "" if self.hidden else self.text,
                 "hidden": self.hidden, "at": self.created_at.isoformat()}
+
+
+class PlayerTally(models.Model):
+    """A player's finished games counted as they finish (the player page
+    shows them and pages through them without counting his every seat):
+    kept by `services.moves.finish_with_result`, in the game's transaction."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="tally", verbose_name=_("player"))
+    finished = models.PositiveIntegerField(_("finished games"), default=0)
+    won = models.PositiveIntegerField(_("games won"), default=0)
+    public_finished = models.PositiveIntegerField(_("finished public games"), default=0)
+
+    class Meta:
+        verbose_name = _("player's tally")
+        verbose_name_plural = _("players' tallies")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.won} / {self.finished}"

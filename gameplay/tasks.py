@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 
 @shared_task(ignore_result=True)
 def after_change(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
-                 deadlines: bool, started: bool, published: list, bot: bool) -> None:
+                 deadlines: bool, started: bool, published: list, bot: bool,
+                 players: list[int] | None = None) -> None:
     """The follow-up of one committed change of a game (version `version`).
     Each part stands alone: one failing does not keep the others from running."""
     if bot:
@@ -39,9 +40,9 @@ def after_change(game_id: int, version: int, clock_started: list[int], turn_chan
     if deadlines:
         queue_deadline_check(game_id, version)
     if started:
-        events.deliver(events.GAME_STARTED, game_id, version)
+        events.deliver(events.GAME_STARTED, game_id, version, {"players": players})
     if clock_started:
-        events.deliver(events.TURN_CHANGED, game_id, version, {"positions": clock_started})
+        events.deliver(events.TURN_CHANGED, game_id, version, {"positions": clock_started, "players": players})
     if turn_changed:
         badge.send_badges(turn_changed)
     deliver_published(game_id, version, published)

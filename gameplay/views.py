@@ -145,11 +145,31 @@ def paginated(request: HttpRequest, items, param: str = "page", per_page: int = 
     return page
 
 
-def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page", anchor: str = "") -> Page:
+class CountedRows:
+    """A queryset whose number of rows is known already (a stored tally): the
+    paginator slices it and takes that number instead of counting."""
+
+    def __init__(self, queryset: QuerySet, count: int) -> None:
+        self.queryset, self._count = queryset, count
+
+    def count(self) -> int:
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        return self.queryset[index]
+
+
+def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page", anchor: str = "",
+               count: int | None = None) -> Page:
     """One page of `seats` (see paginated), each with its game (without its
-    state): the count and the page's ids come from `seats` as it is, then one
-    query loads those seats, so that ordering a long list reads no game rows."""
-    page = paginated(request, seats.values_list("pk", flat=True), param, anchor=anchor)
+    state): the count (or `count`, when the caller knows it) and the page's
+    ids come from `seats` as it is, then one query loads those seats, so that
+    ordering a long list reads no game rows."""
+    ids = seats.values_list("pk", flat=True)
+    page = paginated(request, ids if count is None else CountedRows(ids, count), param, anchor=anchor)
     ids = list(page.object_list)
     loaded = (Seat.objects.select_related("game", "game__fixture__division__season__league")
               .defer("game__state").in_bulk(ids))

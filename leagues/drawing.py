@@ -39,7 +39,7 @@ from django.db.models import Exists, OuterRef
 
 from gameplay.models import Game
 
-from leagues import fixtures
+from leagues import fixtures, stored_standings
 from leagues.models import Division, Fixture, League, Season
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,7 @@ def _store_fixtures(season_id: int, division_id: int, tables: list[tuple[int, li
         return
     Fixture.objects.bulk_create(Fixture(division_id=division_id, round=number, seats=seats)
                                 for number, seats in tables)
+    stored_standings.changed(division_id)  # the schedule: games left to play, the rounds
 
 
 @transaction.atomic

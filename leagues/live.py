@@ -16,10 +16,13 @@ invite-only one; others are closed with 4403. Only what the page shows is
 sent: the standings are public to whoever sees the league.
 
 When a league game's end commits (`services.game_over`: a result or an
-abort; a withdrawal, the end of a season), `standings_changed` queues one Celery task
-(`push_standings_task`) after the commit, which reads the standings
-once, renders them once per language and sends each language's group its
-HTML: the cost does not grow with the number of pages open. Several changes
+abort; a withdrawal, the end of a season), `standings_changed` marks the
+division's stored standings stale in that transaction and queues one Celery
+task (`push_standings_task`) after the commit, which reads the standings
+once, renders them once per language, stores them
+(`leagues.stored_standings`: what the page views read) and sends each
+language's group its HTML: the cost does not grow with the number of pages
+open or page views. Several changes
 in a short time share a task (a cache key set while one is queued and not
 yet started). Redis down: the task is not queued or the send fails, and the
 page shows the new standings when reloaded or resynced (the database is
@@ -29,7 +32,6 @@ the truth).
 from __future__ import annotations
 
 import logging
-import time
 
 from asgiref.sync import async_to_sync
 from celery import shared_task
@@ -37,12 +39,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.utils import translation
 
+from leagues import stored_standings
 from leagues.models import Division, visible_leagues
-from leagues.standings import division_standings
-from scoresheets.standings_view import standings_table
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,9 @@ def may_follow(division_id: int, user) -> bool:
 
 
 def standings_changed(division_id: int) -> None:
-    """Inside the transaction that changed a division's results: push its
-    standings after the commit."""
+    """Inside the transaction that changed a division's results: its stored
+    standings are stale from the commit on, and pushed (stored anew) after it."""
+    stored_standings.changed(division_id)
     transaction.on_commit(lambda: _queue_push(division_id))
 
 
@@ -84,20 +85,21 @@ def _queue_push(division_id: int) -> None:
 
 
 def push_standings(division_id: int) -> None:
-    """Read the division's standings and send each language's group its HTML."""
+    """Read the division's standings, store them and send each language's group its HTML."""
     try:
         cache.delete(_QUEUED_KEY.format(division_id))  # changes from now on queue another push
     except Exception:
         log.exception("the cache is unavailable")
-    layer = get_channel_layer()
     division = Division.objects.select_related("season__league").filter(pk=division_id).first()
-    if layer is None or division is None:
+    if division is None:
         return
-    stamp = time.time()
-    standings = division_standings(division)
+    stored = stored_standings.refresh(division)
+    layer = get_channel_layer()
+    if layer is None:
+        return
     send = async_to_sync(layer.group_send)
-    for language, _name in settings.LANGUAGES:
-        message = {"type": "standings.update", "html": render(standings, language), "stamp": stamp}
+    for language, row in stored.items():
+        message = {"type": "standings.update", "html": row.html, "stamp": row.computed_at.timestamp()}
         try:
             send(group_name(division_id, language), message)
         except Exception:
@@ -105,21 +107,13 @@ def push_standings(division_id: int) -> None:
             return
 
 
-def render(standings, language: str) -> str:
-    """The standings part of the division's page, in `language`."""
-    with translation.override(language):
-        return render_to_string("leagues/_standings.html", {
-            "division": standings.division, "season": standings.division.season,
-            "league": standings.division.season.league, "table": standings_table(standings)})
-
-
 def current(division_id: int, language: str) -> dict | None:
     """A "standings" message for one socket (a resync), or None if the division is gone."""
     division = Division.objects.select_related("season__league").filter(pk=division_id).first()
     if division is None:
         return None
-    stamp = time.time()
-    return {"type": "standings", "html": render(division_standings(division), language), "stamp": stamp}
+    row = stored_standings.read(division, language)
+    return {"type": "standings", "html": row.html, "stamp": row.computed_at.timestamp()}
 
 
 @shared_task(ignore_result=True, name="leagues.tasks.push_standings")

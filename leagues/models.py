@@ -150,6 +150,10 @@ class Season(models.Model):
 class Division(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions", verbose_name=_("season"))
     number = models.PositiveSmallIntegerField(_("division"))  # 1 is the top one
+    # Raised in the transaction of every change to what the standings show
+    # (leagues.stored_standings.changed): a StoredStandings row of an older
+    # version is stale.
+    standings_version = models.PositiveIntegerField(_("standings version"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("division")
@@ -255,3 +259,28 @@ def visible_leagues(user):
         return leagues.filter(is_private=False)
     return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
                           | Q(seasons__entries__partner=user) | Q(seasons__invitations__user=user)).distinct()
+
+
+class StoredStandings(models.Model):
+    """A division's standings as its page shows them, in one language:
+    computed once per change (leagues.stored_standings), read by the page
+    and the live sockets. Stale when `version` is not the division's
+    `standings_version`."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="stored_standings",
+                                 verbose_name=_("division"))
+    language = models.CharField(_("language"), max_length=16)
+    version = models.PositiveIntegerField(_("version"))
+    html = models.TextField(_("standings (HTML)"))
+    rounds = models.JSONField(_("rounds"), default=list)  # the schedule's round numbers, ascending
+    current_round = models.PositiveIntegerField(_("first round not over"), null=True, blank=True)
+    computed_at = models.DateTimeField(_("computed"))
+
+    class Meta:
+        verbose_name = _("stored standings")
+        verbose_name_plural = _("stored standings")
+        constraints = [models.UniqueConstraint(fields=["division", "language"],
+                                               name="one_stored_standings_per_division_and_language")]
+
+    def __str__(self) -> str:
+        return f"{self.division} · {self.language} · v{self.version}"

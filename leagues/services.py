@@ -9,8 +9,9 @@ the league says. When a league game ends, finished, adjudicated or aborted
 (`game_over` follows the game events in the transaction that ends it), its
 division's standings are pushed to their open pages after the commit
 (`leagues.live`) and the next round starts once its division's round is
-over; the standings are computed from the finished games whenever they are
-shown (`leagues.standings`).
+over; the standings are computed from the finished games once per change,
+by that push, and stored per language for the pages to read
+(`leagues.standings`, `leagues.stored_standings`).
 
 Decisions (issue 13):
 - Divisions are filled from the top: the players ordered first by last
@@ -415,7 +416,7 @@ def withdraw(entry_id: int, by) -> Entry:
     for him) or a computer player finishes them (a substitution with `by` as
     its actor in the audit: whoever asked for the withdrawal); his tables not
     yet started are not played, or start with a computer in his seat."""
-    entry = Entry.objects.select_for_update().select_related("season__league", "user", "partner") \
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("season__league", "user", "partner") \
         .filter(pk=entry_id).first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
@@ -426,8 +427,6 @@ def withdraw(entry_id: int, by) -> Entry:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    if entry.division_id:
-        live.standings_changed(entry.division_id)
     running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
                                        seats__user=entry.user).values_list("pk", flat=True).distinct())
     if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
@@ -435,6 +434,9 @@ def withdraw(entry_id: int, by) -> Entry:
     else:
         for game_id in running:
             game_services.resign(game_id, entry.user)
+    if entry.division_id:
+        # After the games: each game's end locks its game row, then the division's (its standings' version).
+        live.standings_changed(entry.division_id)
     return entry
 
 

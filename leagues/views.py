@@ -6,16 +6,18 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_POST
 
 from gameplay.services.base import GameError
-from leagues import services
+from leagues import live, services, stored_standings
 from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
 from leagues.models import Division, Entry, Invitation, League, Season
 from leagues.standings import division_standings
 from moderation.permissions import is_moderator
-from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, csv_number, standings_table
+from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, csv_number, standings_table, tiebreak_columns
 
 # The results CSV's columns: stable keys, the same in every language (the division page says what
 # each means).
@@ -100,31 +102,31 @@ def _division(request: HttpRequest, slug: str, number: int, division: int) -> Di
 
 
 def division_page(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:
-    """The standings (live: leagues.live), the cross-table when it fits and
-    one round of the schedule (`?round=`, by default the first not over):
-    the page's size does not grow with the games."""
+    """The standings (stored once per change, live: leagues.live), the
+    cross-table when it fits and one round of the schedule (`?round=`, by
+    default the first not over): neither the page's size nor its work grows
+    with the games."""
     found = _division(request, slug, number, division)
-    standings = division_standings(found)
-    rounds = sorted({f.round for f in standings.fixtures})
-    shown = _round_shown(request, standings.fixtures, rounds)
+    # The stored HTML is leagues/_standings.html rendered with autoescaping (leagues.stored_standings.render).
+    stored = stored_standings.read(found, live.language_of(translation.get_language()))
+    rounds = stored.rounds
+    shown = _round_shown(request, stored.current_round, rounds)
     return render(request, "leagues/division.html", {
         "league": found.season.league, "season": found.season, "division": found,
-        "table": standings_table(standings), "standings": standings, "rounds": rounds, "round": shown,
-        "round_fixtures": [f for f in standings.fixtures if f.round == shown],
+        "standings_html": mark_safe(stored.html), "tiebreak_columns": tiebreak_columns(found.season.league),
+        "rounds": rounds, "round": shown,
+        "round_fixtures": stored_standings.round_fixtures(found, shown),
         "previous_round": shown - 1 if shown and shown - 1 in rounds else None,
         "next_round": shown + 1 if shown and shown + 1 in rounds else None,
         "may_run": services.may_run(found.season.league, request.user),
         "may_moderate": _may_moderate(found.season.league, request.user)})
 
 
-def _round_shown(request: HttpRequest, fixtures, rounds: list[int]) -> int | None:
+def _round_shown(request: HttpRequest, current_round: int | None, rounds: list[int]) -> int | None:
     asked = request.GET.get("round", "")
     if asked.isdigit() and int(asked) in rounds:
         return int(asked)
-    for fixture in fixtures:  # in round order
-        if fixture.game is None or not fixture.game.is_over:
-            return fixture.round
-    return rounds[-1] if rounds else None
+    return current_round
 
 
 def standings_csv(request: HttpRequest, slug: str, number: int, division: int) -> HttpResponse:

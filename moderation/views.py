@@ -32,16 +32,27 @@ from moderation.permissions import can_moderate, is_moderator, moderated_games, 
 from moderation.services import games as game_actions
 from moderation.services import people
 
+GAMES_PER_PAGE = 50
+
 
 @login_required
 def games(request: HttpRequest) -> HttpResponse:
+    """The games in play, the newest first, GAMES_PER_PAGE at a time
+    (`?before=<id>`: the older ones; read along the index game_status_newest,
+    without counting them)."""
     if not (is_moderator(request.user) or organizes_a_league(request.user)):
         raise PermissionDenied
     seated = Seat.objects.filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("position")
     in_play = (moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE))
-               .defer("state").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated"))
-               .order_by("-pk")[:200])
-    return render(request, "moderation/games.html", {"games": in_play})
+               .defer("state").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated")))
+    before = request.GET.get("before", "")
+    if before.isdigit() and len(before) < 19:
+        in_play = in_play.filter(pk__lt=int(before))
+    rows = list(in_play.order_by("-pk")[:GAMES_PER_PAGE + 1])
+    shown = rows[:GAMES_PER_PAGE]
+    return render(request, "moderation/games.html", {
+        "games": shown, "paged": bool(before),
+        "older_url": f"?before={shown[-1].pk}" if len(rows) > GAMES_PER_PAGE else ""})
 
 
 @login_required

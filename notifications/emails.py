@@ -134,7 +134,7 @@ def _locked_seat(game_id: int, position: int) -> tuple[Game | None, Seat | None]
 # --- "your turn" ------------------------------------------------------------------
 
 
-def turn_started(game_id: int, version: int, positions: list[int]) -> None:
+def turn_started(game_id: int, version: int, positions: list[int], **_details) -> None:
     """After commit: these seats' clocks just started. Queue a delayed "your
     turn" email for each player who wants them at once; the task decides
     when it runs whether it is still due."""

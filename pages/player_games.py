@@ -5,17 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 
-from gameplay.models import Game, Seat
+from gameplay.models import Seat
 from leagues.models import League
 
-LATEST_FIRST = F("game__finished_at").desc(nulls_last=True)
+# The newest first along the index seat_user_finished (Seat.finished_at: the game's, once it finished).
+LATEST_FIRST = ("-finished_at", "-game_id")
 
 
 def public_finished_seats(player) -> QuerySet[Seat]:
     """The player's seats at finished public tables (invite-only tables stay private)."""
-    return Seat.objects.filter(user=player, game__status=Game.Status.FINISHED, game__is_private=False)
+    return Seat.objects.filter(user=player, finished_at__isnull=False, game__is_private=False)
 
 
 def filtered_finished_seats(player, filters: dict, opponent=None) -> QuerySet[Seat]:
@@ -31,7 +32,7 @@ def filtered_finished_seats(player, filters: dict, opponent=None) -> QuerySet[Se
         seats = seats.filter(place__gt=1)
     if filters.get("league"):
         seats = seats.filter(game__fixture__division__season__league__slug=filters["league"])
-    return seats.order_by(LATEST_FIRST, "-game_id")
+    return seats.order_by(*LATEST_FIRST)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ def find_opponent(username: str):
 
 
 def leagues_of(player) -> list[tuple[str, str]]:
-    """(slug, name) of the public leagues the player has played a game in (one query)."""
-    return list(League.objects.filter(is_private=False, seasons__divisions__fixtures__game__seats__user=player)
-                .distinct().order_by("name").values_list("slug", "name"))
+    """(slug, name) of the public leagues the player has played a game in
+    (one query, looking into each public league's games: not into the
+    player's every seat)."""
+    played = Seat.objects.filter(user=player, game__fixture__division__season__league=OuterRef("pk"))
+    return list(League.objects.filter(is_private=False).filter(Exists(played))
+                .order_by("name").values_list("slug", "name"))

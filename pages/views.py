@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -23,7 +22,7 @@ from gameplay import services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
-from gameplay.models import Game, Seat
+from gameplay.models import Game, PlayerTally, Seat
 from gameplay.results import game_results
 from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seats_page, with_opponents
 from pages import player_games
@@ -105,9 +104,8 @@ def end_vacation(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     shown = get_object_or_404(get_user_model(), username=username, is_active=True)
     seats = Seat.objects.filter(user=shown).select_related("game")
-    stats = seats.filter(game__status=Game.Status.FINISHED).aggregate(
-        played=Count("pk"), won=Count("pk", filter=Q(place=1))
-    )
+    tally = PlayerTally.objects.filter(user=shown).first() or PlayerTally(user=shown)
+    stats = {"played": tally.finished, "won": tally.won}
     filters = FinishedGamesFilter(request.GET or None, leagues=player_games.leagues_of(shown))
     chosen = filters.cleaned_data if filters.is_valid() else {}
     opponent = player_games.find_opponent(chosen.get("opponent", ""))
@@ -122,13 +120,19 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "ratings": ratings_rows(shown),
         "current": public.filter(game__status__in=CURRENT).order_by("-game_id")[:LIST_LIMIT],
         "filters": filters,
-        "filtered": bool(chosen and any(chosen.values())),
-        "finished_page": with_results(seats_page(request, finished, anchor="finished")),
+        "filtered": chosen_any(chosen),
+        "finished_page": with_results(seats_page(request, finished, anchor="finished",
+                                                 count=None if chosen_any(chosen) else tally.public_finished)),
         "head_to_head": (player_games.head_to_head(shown, opponent, chosen.get("game", ""))
                          if opponent is not None and opponent != shown else None),
         "following": request.user.is_authenticated and follows(request.user, shown),
     }
     return render(request, "pages/player.html", context)
+
+
+def chosen_any(filters: dict) -> bool:
+    """Whether the player page's filter form narrows the list of finished games."""
+    return bool(filters and any(filters.values()))
 
 
 def ratings_rows(user) -> list[dict]:

@@ -202,30 +202,40 @@ def player_ratings(user) -> list[PlayerRating]:
 
 
 def leaderboard(engine: str, now: datetime):
-    """The players of a game kind ranked by their shown rating: those with
-    enough rated games to be out of the provisional mark, who played rated in
-    the last LEADERBOARD_ACTIVE_DAYS days."""
+    """The players of a game kind ranked by their shown rating (equal ones
+    in the order they joined): those with enough rated games to be out of
+    the provisional mark, who played rated in the last
+    LEADERBOARD_ACTIVE_DAYS days. Read along the index rating_leaderboard,
+    best first, whatever the number of players; `leaderboard_size` counts them.
+
+    The activity test is written so that no index serves it (COALESCE of the
+    column with itself): SQLite, which keeps no statistics, otherwise reads
+    every active player through rating_engine_updated_games and sorts them all."""
+    from django.db.models.functions import Coalesce
+
+    return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES)
+            .alias(active_at=Coalesce("updated_at", "updated_at")).filter(active_at__gte=_active_since(now))
+            .select_related("user").order_by("-ordinal", "user_id"))
+
+
+def leaderboard_size(engine: str, now: datetime) -> int:
+    """How many players `leaderboard` lists (counted from the index rating_engine_updated_games alone)."""
+    return Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
+                                 updated_at__gte=_active_since(now)).count()
+
+
+def _active_since(now: datetime) -> datetime:
     from datetime import timedelta
 
-    from django.db.models import F
-
-    return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
-                                  updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
-            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
-            .order_by("-ordinal", "user__username"))
+    return now - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
 
 
 def provisional_players(engine: str, now: datetime):
     """The players of a game kind not on its leaderboard yet for too few rated games (fewer than
     PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating."""
-    from datetime import timedelta
-
-    from django.db.models import F
-
     return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES,
-                                  updated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
-            .annotate(ordinal=F("mu") - 3 * F("sigma")).select_related("user")
-            .order_by("-ordinal", "user__username"))
+                                  updated_at__gte=_active_since(now))
+            .select_related("user").order_by("-ordinal", "user__username"))
 
 
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:

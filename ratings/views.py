@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
-from gameplay.views import paginated
+from gameplay.views import CountedRows, paginated
 from ratings import services
 from ratings.models import PROVISIONAL_GAMES
 
@@ -18,7 +18,9 @@ def index(request: HttpRequest) -> HttpResponse:
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     if engine not in ENGINES:
         raise Http404
-    page = paginated(request, services.leaderboard(engine, timezone.now()), per_page=PLAYERS_PER_PAGE)
+    now = timezone.now()
+    players = CountedRows(services.leaderboard(engine, now), services.leaderboard_size(engine, now))
+    page = paginated(request, players, per_page=PLAYERS_PER_PAGE)
     context = {
         "engine": engine,
         "name": engine_name(ENGINES[engine]),

@@ -107,14 +107,19 @@ def number(value) -> str:
     return f"{float(value):.2f}"
 
 
+def tiebreak_columns(league) -> list[tuple[str, str]]:
+    """The standings' tie-break columns: (CSV key, label in the active language), in the league's order."""
+    return [(key, str(COLUMN_LABELS[key])) for key in league.tiebreak_chain]
+
+
 def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
     """`standings`: leagues.standings.DivisionStandings. `cross`: fill the
     cross-table (default: when it fits on the page, `cross_table_fits`)."""
     if cross is None:
         cross = cross_table_fits(standings)
     league = standings.division.season.league
-    keys = [key for key in league.tiebreak_chain]
-    columns = [(key, str(COLUMN_LABELS[key])) for key in keys]
+    keys = list(league.tiebreak_chain)
+    columns = tiebreak_columns(league)
     grid = league.players == 2 or league.in_pairs
     rule = PointsRule(per_place=tuple(league.points_per_place) or None)
     rows, previous = [], None

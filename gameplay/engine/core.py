@@ -143,6 +143,25 @@ def clone(state: State) -> State:
     return json.loads(json.dumps(state))
 
 
+# The state's list of complete deals' (rounds') records: appended to, never
+# changed once appended (see each engine's state layout).
+HISTORY = "history"
+
+
+def clone_for_move(state: State) -> State:
+    """The copy a move changes: a deep copy of everything but the records of
+    ``state["history"]``, which the copy shares (in a new list, so that
+    appending to it leaves ``state`` untouched). A move then costs the same
+    early and late in a game: copying the whole state made each move's copy
+    grow with the deals played (0.1 ms at the start of a Joker game, 0.9 ms
+    near its end)."""
+    history = state.get(HISTORY)
+    if not isinstance(history, list):
+        return clone(state)
+    rest = clone({key: value for key, value in state.items() if key != HISTORY})
+    return {key: list(history) if key == HISTORY else rest[key] for key in state}
+
+
 def made_in_phase(made_at: int | None, phase_since: int) -> bool:
     """Whether a secret move made on version ``made_at`` (None: unknown, taken
     as now) was made during the simultaneous phase that began at ``phase_since``."""
@@ -159,7 +178,7 @@ def forfeited(state: State, seat: int, players: int) -> State:
         raise IllegalMove(N_("The game is already over."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
-    new_state = clone(state)
+    new_state = clone_for_move(state)
     new_state.update({"phase": "over", "turn": None, "forfeited": seat})
     return new_state
 

@@ -102,7 +102,7 @@ Score sheet (``sheet``): see ``domino_poker_sheet.py``.
 
 from __future__ import annotations
 
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, forfeited, made_in_phase, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, clone_for_move, forfeited, made_in_phase, parse_envelope, require_int, shuffled
 from .domino_poker_rules import (
     DIRECTIONS,
     FINAL,
@@ -321,7 +321,7 @@ class DominoPokerEngine(Engine):
             action, ACTION_KEYS, N_("Unknown kind of move %(kind)s: expected bid, play, pick or reveal."),
             UNEXPECTED_FIELDS)
         self._check_turn(state, seat, action_type)
-        new_state = clone(state)
+        new_state = clone_for_move(state)
         new_state["moves"] += 1
         if is_auto:
             new_state["auto"][seat] = True

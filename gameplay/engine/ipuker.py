@@ -107,7 +107,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, deal_rng, made_in_phase, parse_envelope, require_int
+from .core import N_, Action, Engine, Event, IllegalMove, InvalidSetup, State, clone, clone_for_move, deal_rng, made_in_phase, parse_envelope, require_int
 
 PLAYERS = 4
 ROUNDS = 4
@@ -358,7 +358,7 @@ class IpukerEngine(Engine):
             raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
         action_type, is_auto = self._parse_envelope(action)
         self._check_turn(state, seat, action_type)
-        new_state = clone(state)
+        new_state = clone_for_move(state)
         new_state["moves"] += 1
         if is_auto:
             new_state["auto"][seat] = True
@@ -541,7 +541,7 @@ class IpukerEngine(Engine):
             raise IllegalMove(N_("The game is already over."))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise IllegalMove(N_("There is no seat %(seat)s at this table."), seat=repr(seat))
-        new_state = clone(state)
+        new_state = clone_for_move(state)
         new_state.update({"phase": Phase.OVER, "forfeited": seat})
         return new_state
 

@@ -91,7 +91,7 @@ from .cards import (
     sort_hand,
     suit_of,
 )
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, forfeited, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, clone_for_move, forfeited, parse_envelope, require_int, shuffled
 from .tricks import JOKER_MODES, LOW, Play, Trick, obligation
 
 PLAYERS = 4
@@ -441,7 +441,7 @@ class JokerEngine(Engine):
         phase = state["phase"]
         if action_type != phase:
             raise IllegalMove(WRONG_PHASE[phase, action_type])
-        new_state = clone(state)
+        new_state = clone_for_move(state)
         if is_auto:
             new_state["auto"][seat] = True
         handler = {Phase.TRUMP: self._apply_trump, Phase.BID: self._apply_bid, Phase.PLAY: self._apply_play}[phase]

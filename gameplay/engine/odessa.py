@@ -97,7 +97,7 @@ from collections import Counter
 from typing import Any
 
 from .cards import SUITS, describe, is_card, is_suit, rank_value, sort_hand, suit_of
-from .core import N_, Action, Engine, Event, IllegalMove, State, clone, deal_rng, forfeited, parse_envelope, require_int, shuffled
+from .core import N_, Action, Engine, Event, IllegalMove, State, clone, clone_for_move, deal_rng, forfeited, parse_envelope, require_int, shuffled
 from .odessa_scoring import deal_points, places_of, ranking_of, score_sheet, totals_of
 from .odessa_setup import (
     BLIND,
@@ -344,7 +344,7 @@ class OdessaEngine(Engine):
         phase = state["phase"]
         if action_type != phase:
             raise IllegalMove(WRONG_PHASE[phase, action_type])
-        new_state = clone(state)
+        new_state = clone_for_move(state)
         if is_auto:
             new_state["auto"][seat] = True
         handler = self._apply_bid if phase == Phase.BID else self._apply_play

@@ -42,6 +42,7 @@ from django.db import connections, transaction
 
 from gameplay import broadcast, events
 from gameplay.engine import get_engine
+from gameplay.loading import seats_loaded
 from gameplay.models import Game
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,7 @@ def _after_commit(game: Game) -> None:
         "started": changes.started,
         "published": changes.published,
         "bot": changes.views_changed and _bot_to_move(game),
+        "players": _players(game),
     }
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
             or follow_up["started"] or follow_up["published"] or follow_up["bot"]):
@@ -159,6 +161,14 @@ def _queue_in_background(handler: Callable[[dict], None], follow_up: dict) -> No
         handler(follow_up)
     finally:
         connections.close_all()  # the thread's own database connection, if the emails opened one
+
+
+def _players(game: Game) -> list[int] | None:
+    """The seated people's user ids, when the transaction loaded the seats
+    (None otherwise: an after-commit subscriber that needs them reads them)."""
+    if not seats_loaded(game):
+        return None
+    return sorted(s.user_id for s in game.seats.all() if s.user_id is not None and not s.is_bot)
 
 
 def _bot_to_move(game: Game) -> bool:

@@ -4,7 +4,7 @@ the site adds after a move (a rules upgrade, a "done" said in advance)."""
 import random
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,7 +13,7 @@ from gameplay import events as game_events
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
-from gameplay.models import Game, Move, Seat
+from gameplay.models import Game, Move, PlayerTally, Seat
 from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
@@ -221,5 +221,23 @@ def finish_with_result(game: Game, places: list, points: list, now) -> None:
     for seat in seats:
         seat.place = places[seat.position]
         seat.points = points[seat.position]
-    save_seats(seats, ["place", "points"])
+        seat.finished_at = now
+    save_seats(seats, ["place", "points", "finished_at"])
+    count_finished(game, seats)
     game_events.publish(game_events.GAME_FINISHED, game)
+
+
+def count_finished(game: Game, seats: list[Seat]) -> None:
+    """Add a finished game to its players' tallies (PlayerTally): one
+    statement, the rows in the order of their ids (two games ending at once
+    lock their shared players in the same order)."""
+    rows = sorted({seat.user_id: (seat.user_id, 1 if seat.place == 1 else 0, 0 if game.is_private else 1)
+                   for seat in seats if seat.user_id is not None}.values())
+    if not rows:
+        return
+    table = connection.ops.quote_name(PlayerTally._meta.db_table)
+    sql = (f"INSERT INTO {table} (user_id, finished, won, public_finished) VALUES (%s, 1, %s, %s) "
+           f"ON CONFLICT (user_id) DO UPDATE SET finished = {table}.finished + 1, "
+           f"won = {table}.won + excluded.won, public_finished = {table}.public_finished + excluded.public_finished")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)

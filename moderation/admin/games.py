@@ -42,6 +42,7 @@ from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
 from gameplay.movelog import move_log
 from gameplay.records import SUBSTITUTE
+from gameplay.paging import EstimatedCountPaginator
 from gameplay.services.base import GameError
 from moderation.forms import AbortForm, AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.models import AuditEntry
@@ -87,6 +88,8 @@ class SafeChangeList(ChangeList):
 class ModeratorAdmin(admin.ModelAdmin):
     # The filtered count is enough: no second count of the whole table.
     show_full_result_count = False
+    # The whole table's count from PostgreSQL's statistics once it is big (gameplay.paging).
+    paginator = EstimatedCountPaginator
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList

@@ -1,6 +1,7 @@
 from django.urls import reverse
 
 from gameplay.models import Game, Seat
+from tests.gameplay.conftest import as_finished
 
 
 def finished_game(user, place: int, is_private: bool = False) -> Game:
@@ -8,7 +9,7 @@ def finished_game(user, place: int, is_private: bool = False) -> Game:
         engine="joker", seats_count=4, created_by=user, status="finished", is_private=is_private
     )
     Seat.objects.create(game=game, position=0, user=user, place=place, points=100)
-    return game
+    return as_finished(game)
 
 
 def test_anonymous_is_sent_to_login(client, user):

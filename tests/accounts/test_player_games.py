@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay.models import Game, Seat
+from tests.gameplay.conftest import as_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def finished(engine: str, places: dict, is_private: bool = False) -> Game:
                                status=Game.Status.FINISHED, is_private=is_private)
     for position, (user, place) in enumerate(places.items()):
         Seat.objects.create(game=game, position=position, user=user, place=place, points=0)
-    return game
+    return as_finished(game)
 
 
 def listed(response) -> set[int]:

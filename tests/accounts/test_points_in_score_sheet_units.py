@@ -11,6 +11,7 @@ from django.utils import timezone
 from notifications import emails as notifications
 from gameplay.models import Game, Seat
 from gameplay.points import format_points
+from tests.gameplay.conftest import as_finished
 from scoresheets.templatetags.sheets import hundreds
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def finished_game(user, engine: str, points: float) -> Game:
     game = Game.objects.create(engine=engine, seats_count=2, created_by=user, status=Game.Status.FINISHED,
                                finished_at=timezone.now())
     Seat.objects.create(game=game, position=0, user=user, place=2, points=points)
-    return game
+    return as_finished(game)
 
 
 def points_cells(html: str) -> list[str]:

@@ -42,3 +42,18 @@ def client_for(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def as_finished(game: Game) -> Game:
+    """What `services.moves.finish_with_result` writes besides the game's
+    status and the seats' places, for a finished game a test wrote directly:
+    each seat's finished_at and its player's tally."""
+    from django.utils import timezone
+
+    from gameplay.services.moves import count_finished
+
+    game.finished_at = game.finished_at or timezone.now()
+    Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
+    game.seats.update(finished_at=game.finished_at)
+    count_finished(game, list(game.seats.all()))
+    return game

@@ -81,12 +81,14 @@ def test_a_failing_after_commit_subscriber_does_not_keep_the_others_from_running
 def test_the_turn_changes_after_the_commit_of_a_move_with_the_seats_now_on_the_clock(joker_game, players,
                                                                                        run_on_commit):
     told = []
-    with subscribed(events.TURN_CHANGED, lambda game_id, version, positions: told.append((game_id, version, positions)),
-                    after_commit=True), run_on_commit():
+    def recorder(game_id, version, positions, players):
+        told.append((game_id, version, positions, players))
+
+    with subscribed(events.TURN_CHANGED, recorder, after_commit=True), run_on_commit():
         position, user = acting_player(joker_game, players)
         services.submit_move(joker_game.pk, user, a_legal_action(joker_game, position), joker_game.version, "m1")
     joker_game.refresh_from_db()
-    assert told == [(joker_game.pk, joker_game.version, JOKER.actors(joker_game.state))]
+    assert told == [(joker_game.pk, joker_game.version, JOKER.actors(joker_game.state), sorted(u.pk for u in players))]
 
 
 def test_a_clock_running_low_is_told_once_a_turn(joker_game, players, run_on_commit):

@@ -5,6 +5,7 @@ row: reports, the account restrictions, the audit, the moderators' rights."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
@@ -27,7 +28,7 @@ def latest():
 @pytest.mark.django_db(transaction=True)
 def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rights():
     old = migrate(BEFORE)
-    User = old.get_model("accounts", "User")
+    User = get_user_model()  # accounts stays as it is: only the two apps go back
     Report = old.get_model("conduct", "Report")
     AuditEntry = old.get_model("moderation", "AuditEntry")
     Group = old.get_model("auth", "Group")
@@ -38,12 +39,12 @@ def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rig
     until = timezone.now() + timedelta(days=3)
     rude = User.objects.create(username="rude", suspended_at=timezone.now(), suspended_until=until,
                                chat_muted_until=until)
-    report = Report.objects.create(reporter=reporter, subject="player", subject_key=f"player:{rude.pk}",
-                                   target_user=rude, reason="abuse", text="rude words")
-    handled = Report.objects.create(reporter=reporter, subject="player", subject_key=f"player:{moderator.pk}",
-                                    target_user=moderator, reason="name", status="dismissed",
-                                    handled_by=moderator, handled_at=timezone.now(), resolution="a fine name")
-    AuditEntry.objects.create(moderator=moderator, action="suspend", reason="insults", target_user=rude,
+    report = Report.objects.create(reporter_id=reporter.pk, subject="player", subject_key=f"player:{rude.pk}",
+                                   target_user_id=rude.pk, reason="abuse", text="rude words")
+    handled = Report.objects.create(reporter_id=reporter.pk, subject="player", subject_key=f"player:{moderator.pk}",
+                                    target_user_id=moderator.pk, reason="name", status="dismissed",
+                                    handled_by_id=moderator.pk, handled_at=timezone.now(), resolution="a fine name")
+    AuditEntry.objects.create(moderator_id=moderator.pk, action="suspend", reason="insults", target_user_id=rude.pk,
                               after={"suspended_until": until.isoformat()})
     report_type = ContentType.objects.get_or_create(app_label="conduct", model="report")[0]
     player_type = ContentType.objects.get_or_create(app_label="conduct", model="player")[0]
@@ -59,7 +60,7 @@ def test_a_database_of_the_old_code_keeps_its_reports_restrictions_audit_and_rig
     assert list(Report.objects.order_by("pk").values_list("pk", "reason", "text", "status", "resolution")) == [
         (report.pk, "abuse", "rude words", "open", ""), (handled.pk, "name", "", "dismissed", "a fine name")]
     assert Report.objects.get(pk=report.pk).target_user_id == rude.pk
-    rude_now = new.get_model("accounts", "User").objects.get(pk=rude.pk)
+    rude_now = User.objects.get(pk=rude.pk)
     assert (rude_now.suspended_until, rude_now.chat_muted_until) == (until, until)
     assert new.get_model("moderation", "AuditEntry").objects.get().target_user_id == rude.pk
     rights = set(new.get_model("auth", "Group").objects.get(name="moderators").permissions

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_substitutes'),
+        ('leagues', '0004_stored_standings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
