@@ -5,6 +5,8 @@ from django.db import models
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
+from accounts.sockets import end_account_sockets
+
 LANGUAGE_CHOICES = [("ru", "Русский"), ("en", "English")]
 TIME_ZONE_CHOICES = [(tz, tz) for tz in sorted(zoneinfo.available_timezones()) if "/" in tz or tz == "UTC"]
 
@@ -68,6 +70,28 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+    # What the account's sessions stand on: a change of one ends them all
+    # (`get_session_auth_hash`, a deactivated account), and closes the
+    # account's open WebSockets (`accounts.sockets`).
+    SESSION_FIELDS = ("password", "suspended_at", "is_active")
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        user._stored_session_fields = user._session_fields()
+        return user
+
+    def _session_fields(self) -> dict:
+        return {name: self.__dict__[name] for name in self.SESSION_FIELDS if name in self.__dict__}
+
+    def save(self, *args, **kwargs) -> None:
+        super().save(*args, **kwargs)
+        stored = getattr(self, "_stored_session_fields", None)
+        current = self._session_fields()
+        if stored is not None and any(current.get(name, value) != value for name, value in stored.items()):
+            end_account_sockets(self.pk)
+        self._stored_session_fields = current
 
 
 class Vacation(models.Model):

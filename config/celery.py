@@ -10,6 +10,12 @@ any time. What a worker needs then, set in config/settings.py (CELERY_*):
   length (`Consumer` below): Celery's own back-off waits 2, 4, 6 ... up to
   30 s between tries, so after a long outage the worker would come back up
   to 30 s late, and the deadlines with it.
+- Beat comes back as quickly (issue 24): its scheduler (`Scheduler` below,
+  the `beat_scheduler` setting) connects with the same intervals, and so
+  does every implicit reconnect of a connection's default channel (kombu
+  reads them from `broker_transport_options`, where its own default waits
+  2, then 4 s...): a publish that finds Redis gone retries at most a
+  second apart instead of leaving beat's next sweep seconds late.
 - Whatever it held when Redis went (deadline tasks waiting for their ETA)
   may be gone with Redis: beat's sweep enforces every overdue deadline from
   the database (gameplay/tasks.py), and a held task that does come back is
@@ -27,9 +33,11 @@ tests/integration/test_redis_outage_celery.py reproduces it.
 """
 
 import functools
+import logging
 import os
 
 from celery import Celery
+from celery.beat import PersistentScheduler
 from celery.worker.consumer import Consumer as CeleryConsumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -59,6 +67,22 @@ class Consumer(CeleryConsumer):
             interval_max=RECONNECT_INTERVAL_MAX,
         )
         return super().ensure_connected(conn)
+
+
+class Scheduler(PersistentScheduler):
+    """Beat's scheduler (with its schedule file, as Celery's default), whose
+    broker connection is retried at most a second apart, as the worker's."""
+
+    def _ensure_connected(self):
+        def _error_handler(exc, interval):
+            logging.getLogger("celery.beat").error(
+                "beat: Connection error: %s. Trying again in %s seconds...", exc, interval)
+
+        return self.connection.ensure_connection(
+            _error_handler, self.app.conf.broker_connection_max_retries,
+            interval_start=RECONNECT_INTERVAL_START, interval_step=RECONNECT_INTERVAL_STEP,
+            interval_max=RECONNECT_INTERVAL_MAX,
+        )
 
 
 app = Celery("config")

@@ -263,6 +263,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A Redis host that vanished (rather than refusing) costs at most this
     # per try to reach it, so a worker notices its return promptly.
     "socket_connect_timeout": 3,
+    # A lost connection's implicit reconnect (kombu's default channel, as
+    # beat's publish meets it): tries at most a second apart, as the worker's
+    # (config/celery.py), not kombu's 2 s, 4 s...
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Redis outages (config/celery.py): the worker keeps trying to reconnect for
@@ -272,6 +278,7 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_BEAT_SCHEDULER = "config.celery:Scheduler"
 # Celery 6's default, set now: on a lost connection only tasks with late
 # acknowledgement are cancelled, and there are none here (every task may run
 # twice harmlessly, but none is acked late), so this changes nothing but
@@ -341,6 +348,8 @@ _proxy_ssl_header = env.str("SECURE_PROXY_SSL_HEADER", default="").strip()
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https") if _proxy_ssl_header else None
 )
+# Database sessions whose end closes the WebSockets opened with them (accounts/sockets.py).
+SESSION_ENGINE = "accounts.sessions"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE

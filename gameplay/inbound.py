@@ -55,6 +55,7 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from accounts import sockets
 from gameplay.services.base import is_storable_text
 
 MAX_BYTES = 16 * 1024  # a 500-character chat message written entirely as \\u escapes fits with room to spare
@@ -347,8 +348,25 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def accept(self, subprotocol=None, headers=None):
+        await self.join_session_groups()
         await super().accept(subprotocol, headers)
         self.accepted = True
+
+    async def join_session_groups(self) -> None:
+        """The socket ends with its session and its account's sessions (`accounts.sockets`)."""
+        session = self.scope.get("session")
+        user = self.scope.get("user")
+        self.session_groups = []
+        if session is not None and session.session_key:
+            self.session_groups.append(sockets.session_group(session.session_key))
+        if user is not None and user.is_authenticated:
+            self.session_groups.append(sockets.account_group(user.pk))
+        for group in self.session_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def session_ended(self, event) -> None:
+        """The session this socket was opened with ended (logout, a password change...): close it."""
+        await self.close(code=sockets.CLOSE_SIGNED_OUT)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         content = await admit(self, text_data, bytes_data)
@@ -367,5 +385,7 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "session_groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "rate", None):
             self.rate.forget()

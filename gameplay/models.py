@@ -14,8 +14,14 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 
+SEED_BYTES = 32  # 256 bits: no offline search of the published SHA-256 can recover it
+
+
 def new_seed() -> str:
-    return str(secrets.randbits(63))
+    """A game's secret seed: a whole number from 32 random bytes (`secrets`),
+    written in decimal. Games made before issue 24 have 63-bit seeds; both
+    shuffle by the same documented derivation (`gameplay.engine.core`)."""
+    return str(int.from_bytes(secrets.token_bytes(SEED_BYTES), "big"))
 
 
 def new_invite_code() -> str:
@@ -74,7 +80,7 @@ class Game(models.Model):
     # The version of the game's rules it started under (the engine's
     # `rules_version` then); the state says which it is played under now.
     rules_version = models.PositiveSmallIntegerField(_("rules version"), default=1, editable=False)
-    seed = models.CharField(_("seed"), max_length=32, default=new_seed, editable=False)
+    seed = models.CharField(_("seed"), max_length=80, default=new_seed, editable=False)
     seed_sha256 = models.CharField(_("seed SHA-256"), max_length=64, editable=False)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True, editable=False)
     # When the queued deadline task of this game will run (None: none queued);

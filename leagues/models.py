@@ -2,6 +2,8 @@
 divisions, each with its schedule of tables (fixtures), every one an ordinary
 game of the platform."""
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -12,7 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from gameplay import labels
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
-from gameplay.models import Game, new_seed
+from gameplay.models import Game
+
+
+def new_lot_seed() -> str:
+    """A season's seed: public (shown on the standings, so anyone can check
+    the lot and the schedule), so 63 bits are enough."""
+    return str(secrets.randbits(63))
+
 
 # The tie-break chain when a league does not choose one (scoresheets/standings.py has every key).
 DEFAULT_TIEBREAKS = ["wins", "sonneborn_berger", "direct", "game_score", "lot"]
@@ -123,7 +132,7 @@ class Season(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
     # The lot, the last tie-break, is drawn from this seed, shown on the standings so anyone can check it.
-    seed = models.CharField(_("seed of the lot"), max_length=32, default=new_seed)
+    seed = models.CharField(_("seed of the lot"), max_length=32, default=new_lot_seed)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -210,16 +219,48 @@ class Fixture(models.Model):
         return f"{self.division} · {self.round}"
 
 
+class Invitation(models.Model):
+    """The organizer's invitation to a season (or, in pairs, a player's to his
+    partner): nobody is entered in a season without his own consent. An
+    entry is made once every player of it has accepted (`leagues.services`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("season"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_invitations",
+                             verbose_name=_("invited player"))
+    partner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+", verbose_name=_("partner"))
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                                   verbose_name=_("invited by"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["season", "pk"]
+        constraints = [models.UniqueConstraint(fields=["season", "user"], condition=models.Q(status="pending"),
+                                               name="one_pending_invitation_per_player_and_season")]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.user.name}"
+
+
 def visible_leagues(user):
     """The leagues `user` may see: the public ones, and the invite-only ones
-    he organizes or has played in (staff: all)."""
+    he organizes, has played in or is invited to (staff: all)."""
     leagues = League.objects.all()
     if user.is_staff:
         return leagues
     if not user.is_authenticated:
         return leagues.filter(is_private=False)
     return leagues.filter(Q(is_private=False) | Q(organizer=user) | Q(seasons__entries__user=user)
-                          | Q(seasons__entries__partner=user)).distinct()
+                          | Q(seasons__entries__partner=user) | Q(seasons__invitations__user=user)).distinct()
 
 
 class StoredStandings(models.Model):

@@ -4,8 +4,11 @@ moderation (`moderation.permissions.Overseer`, registered in `LeaguesConfig.read
 
 from __future__ import annotations
 
+from django.db.models import Q
+
+from gameplay.models import Seat
+from leagues.models import Entry, Fixture, League
 from moderation.permissions import Overseer
-from leagues.models import Fixture, League
 
 
 def organizes_league_of(user, game) -> bool:
@@ -29,5 +32,13 @@ def computer_takes_over(game) -> bool | None:
     return league.on_withdrawal == League.OnWithdrawal.COMPUTER and league.computer_substitutes
 
 
+def partner_plays_in(user, game) -> bool:
+    """Whether the user's partner in a league pair sits at this league game (issue 24)."""
+    seated = Seat.objects.filter(game_id=game.pk, user__isnull=False).values("user_id")
+    pair_of_a_player = Q(user_id=user.pk, partner_id__in=seated) | Q(partner_id=user.pk, user_id__in=seated)
+    return Entry.objects.filter(pair_of_a_player, season__divisions__fixtures__game_id=game.pk).exists()
+
+
 ORGANIZERS = Overseer(oversees=organizes_league_of, overseen_games=organized_games,
-                      oversees_any=organizes_a_league, computer_takes_over=computer_takes_over)
+                      oversees_any=organizes_a_league, computer_takes_over=computer_takes_over,
+                      partner_plays_in=partner_plays_in)

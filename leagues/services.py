@@ -57,10 +57,12 @@ from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
 from leagues import drawing, live, schedule
 from leagues.fixtures import computer_for, start_next_round_if_over, table_size
-from leagues.models import Division, Entry, Fixture, League, Season, visible_leagues
+from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
 from leagues.standings import division_standings
+from moderation.permissions import is_moderator
 from ratings.services import rating_at
 
+RESERVED_SLUGS = {"new", "invitations", "rules"}  # the addresses of /leagues/ that are not a league's
 TIEBREAK_KEYS = ("wins", "sonneborn_berger", "direct", "game_score", "last_seat_results", "rating", "lot")
 
 
@@ -72,8 +74,9 @@ def may_create_leagues(user) -> bool:
 
 
 def may_run(league: League, user) -> bool:
-    """The league's organizer and staff run its seasons."""
-    return user.is_authenticated and (user.is_staff or league.organizer_id == user.pk)
+    """The league's organizer and the site's moderators run its seasons
+    (other staff do not: being staff gives no say over a league)."""
+    return user.is_authenticated and user.is_active and (league.organizer_id == user.pk or is_moderator(user))
 
 
 # -- creating a league --------------------------------------------------------------
@@ -129,7 +132,7 @@ def _check_points(points: list, players: int) -> None:
 def _free_slug(name: str) -> str:
     base = slugify(name)[:70] or "league"
     slug, n = base, 1
-    while League.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
@@ -146,33 +149,108 @@ def _locked_season(season_id: int) -> Season:
 
 
 @transaction.atomic
-def register(season_id: int, user, partner=None, *, added_by=None) -> Entry:
-    """A player (in pairs: with a partner) enters a season while its
-    registration is open; the organizer may add players until it starts."""
+def register(season_id: int, user, partner=None) -> Entry | Invitation:
+    """A player enters a season while its registration is open. In pairs he
+    names his partner, who is invited: the pair is entered once the partner
+    accepts (`accept_invitation`); the invitation is returned then."""
     season = _locked_season(season_id)
     now = timezone.now()
-    if added_by is not None and added_by != user:
-        _must_run(season.league, added_by)
-        if season.status not in (Season.Status.REGISTRATION, Season.Status.CLOSED):
-            raise GameError(_("This season has already started."), code="started")
-    elif season.status != Season.Status.REGISTRATION or (
+    if season.status != Season.Status.REGISTRATION or (
             season.registration_closes_at and now >= season.registration_closes_at):
         raise GameError(_("Registration for this season is closed."), code="closed")
     if season.league.in_pairs and (partner is None or partner == user):
         raise GameError(_("This league is played in pairs: name your partner."), code="bad_request")
-    if not season.league.in_pairs:
-        partner = None
-    for player in (user, partner):
-        if player is not None and is_suspended(player, now):
+    players = [user, partner] if season.league.in_pairs else [user]
+    _check_may_enter(season, players, now)
+    if season.league.in_pairs:
+        return Invitation.objects.create(season=season, user=partner, partner=user, invited_by=user)
+    return Entry.objects.create(season=season, user=user)
+
+
+@transaction.atomic
+def invite(season_id: int, player, partner=None, *, by) -> list[Invitation]:
+    """The organizer (or a moderator) invites a player, in pairs a pair, to a
+    season that has not started: each of them accepts or declines; nobody is
+    entered without his consent."""
+    season = _locked_season(season_id)
+    _must_run(season.league, by)
+    if season.status not in (Season.Status.REGISTRATION, Season.Status.CLOSED):
+        raise GameError(_("This season has already started."), code="started")
+    if season.league.in_pairs and (partner is None or partner == player):
+        raise GameError(_("This league is played in pairs: name your partner."), code="bad_request")
+    players = [player, partner] if season.league.in_pairs else [player]
+    _check_may_enter(season, players, timezone.now())
+    if Invitation.objects.filter(season=season, user__in=players, status=Invitation.Status.PENDING).exists():
+        raise GameError(_("This player is already invited to this season."), code="duplicate")
+    others = players[::-1] if len(players) == 2 else [None]
+    return [Invitation.objects.create(season=season, user=invited, partner=other, invited_by=by)
+            for invited, other in zip(players, others)]
+
+
+def _check_may_enter(season: Season, players: list, now) -> None:
+    for player in players:
+        if is_suspended(player, now):
             raise GameError(_("The account of %(who)s is suspended: it cannot enter a season.") % {"who": player},
                             code="suspended")
-    if not season.league.allow_bots and any(p is not None and p.is_bot for p in (user, partner)):
+    if not season.league.allow_bots and any(p.is_bot for p in players):
         raise GameError(_("This league does not allow bot accounts."), code="bots_not_allowed")
-    taken = {user.pk} | ({partner.pk} if partner else set())
-    if Entry.objects.filter(season=season).filter(user_id__in=taken).exists() or \
-            Entry.objects.filter(season=season, partner_id__in=taken).exists():
+    taken = [p.pk for p in players]
+    if Entry.objects.filter(season=season).filter(Q(user_id__in=taken) | Q(partner_id__in=taken)).exists():
         raise GameError(_("Already registered for this season."), code="duplicate")
-    return Entry.objects.create(season=season, user=user, partner=partner)
+
+
+def _locked_invitation(invitation_id: int, user) -> Invitation:
+    invitation = Invitation.objects.select_related("season__league").filter(pk=invitation_id, user=user).first()
+    if invitation is None:
+        raise GameError(_("There is no such invitation."), code="not_found")
+    _locked_season(invitation.season_id)  # the season's entries change one at a time
+    invitation = Invitation.objects.select_related("season__league", "partner", "invited_by").get(pk=invitation.pk)
+    if invitation.status != Invitation.Status.PENDING:
+        raise GameError(_("This invitation has already been answered."), code="duplicate")
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(invitation_id: int, user) -> Entry | None:
+    """The invited player accepts: he is entered in the season (in pairs, once
+    his partner has consented too; until then None)."""
+    invitation = _locked_invitation(invitation_id, user)
+    season = invitation.season
+    if season.status not in (Season.Status.REGISTRATION, Season.Status.CLOSED):
+        raise GameError(_("This season has already started."), code="started")
+    partner = invitation.partner
+    _check_may_enter(season, [user] + ([partner] if partner else []), timezone.now())
+    invitation.status = Invitation.Status.ACCEPTED
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    if partner is None:
+        return Entry.objects.create(season=season, user=user)
+    partner_consents = partner == invitation.invited_by or Invitation.objects.filter(
+        season=season, user=partner, partner=user, status=Invitation.Status.ACCEPTED).exists()
+    if not partner_consents:
+        return None
+    return Entry.objects.create(season=season, user=partner, partner=user)
+
+
+@transaction.atomic
+def decline_invitation(invitation_id: int, user) -> Invitation:
+    """The invited player declines: he is not entered (in pairs, nor is his partner)."""
+    invitation = _locked_invitation(invitation_id, user)
+    now = timezone.now()
+    Invitation.objects.filter(Q(pk=invitation.pk) | Q(season=invitation.season, user=invitation.partner,
+                                                       partner=user, status=Invitation.Status.PENDING)) \
+        .update(status=Invitation.Status.DECLINED, answered_at=now)
+    invitation.refresh_from_db()
+    return invitation
+
+
+def invitations_of(user):
+    """The invitations waiting for `user`'s answer, in seasons not started yet."""
+    if not user.is_authenticated:
+        return Invitation.objects.none()
+    return (Invitation.objects.filter(user=user, status=Invitation.Status.PENDING,
+                                      season__status__in=[Season.Status.REGISTRATION, Season.Status.CLOSED])
+            .select_related("season__league", "partner", "invited_by").order_by("-pk"))
 
 
 @transaction.atomic

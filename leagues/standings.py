@@ -8,14 +8,24 @@ pairs, a pair's place is its players' (they share it) and its game score the
 sum of theirs. The seat that moves last in a game is its highest seat.
 An aborted league game has no result and counts for nobody, neither as
 played nor as scheduled.
+
+A withdrawn player, in a league whose withdrawn players' games are lost
+(issue 24): every game of his that ended at or after his withdrawal (the
+games resigned for him then) is a forfeit, and every table of his not
+started (round by round, his later tables are never played) is scored at
+once as his loss: he shares its last place, the others share the first
+(`scoresheets.standings`, "Withdrawal"). Whether he is annulled counts only
+the games he finished before withdrawing. In a league where a computer
+finishes his games, the computer's results are his seat's, as any
+substitute's: no forfeit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gameplay.models import Game, Seat
-from leagues.models import Division, Entry, Fixture
+from leagues.models import Division, Entry, Fixture, League
 from scoresheets import standings as engine
 
 
@@ -24,7 +34,8 @@ class DivisionStandings:
     division: Division
     rows: list  # scoresheets.standings.Row, best first
     entries: dict[int, Entry]
-    games: list[tuple[Fixture, engine.GameResult]] = field(default_factory=list)  # finished, in round order
+    # finished, and the tables scored as a withdrawn player's loss without being played, in round order
+    games: list[tuple[Fixture, engine.GameResult]] = field(default_factory=list)
     fixtures: list[Fixture] = field(default_factory=list)
 
 
@@ -33,14 +44,22 @@ def division_standings(division: Division) -> DivisionStandings:
     entries = {e.pk: e for e in Entry.objects.filter(division=division).select_related("user", "partner")}
     # Only what the standings and the schedule read of each game: building 5,000 whole Game objects cost most.
     fixtures = list(Fixture.objects.filter(division=division).select_related("game")
-                    .only("id", "division_id", "round", "seats", "credits", "game_id", "game__id", "game__status")
+                    .only("id", "division_id", "round", "seats", "credits", "game_id", "game__id", "game__status",
+                          "game__finished_at")
                     .order_by("round", "pk"))
     finished = [f for f in fixtures if f.game is not None and f.game.status == Game.Status.FINISHED]
     seats: dict[int, list[tuple[int, int | None, float | None]]] = {}
     for game_id, position, place, points in (Seat.objects.filter(game_id__in=[f.game_id for f in finished])
                                              .values_list("game_id", "position", "place", "points")):
         seats.setdefault(game_id, []).append((position, place, points))
-    games = [(f, _result(f, seats.get(f.game_id, []), league.in_pairs)) for f in finished]
+    losses = league.on_withdrawal == League.OnWithdrawal.LOSSES
+    games = []
+    for fixture in fixtures:
+        if fixture.game is not None and fixture.game.status == Game.Status.FINISHED:
+            result = _result(fixture, seats.get(fixture.game_id, []), league.in_pairs)
+            games.append((fixture, _with_forfeits(result, fixture, entries) if losses else result))
+        elif fixture.game is None and losses and (forfeit := _unplayed_forfeit(fixture, entries, league.in_pairs)):
+            games.append((fixture, forfeit))
     scheduled: dict[int, int] = {pk: 0 for pk in entries}
     for fixture in fixtures:
         if fixture.game is not None and fixture.game.status == Game.Status.ABORTED:
@@ -72,6 +91,26 @@ def credited_entries(fixture: Fixture, in_pairs: bool) -> list[int | None]:
         for position, entry in (fixture.credits or {}).items():
             entries[int(position)] = entry
     return entries
+
+
+def _with_forfeits(result: engine.GameResult, fixture: Fixture, entries: dict[int, Entry]) -> engine.GameResult:
+    """The game's result with the entries that lost it by withdrawing: it ended at or after their withdrawal."""
+    ended = fixture.game.finished_at
+    forfeits = frozenset(pk for pk in result.places if pk in entries and entries[pk].withdrawn_at is not None
+                         and ended is not None and ended >= entries[pk].withdrawn_at)
+    return replace(result, forfeits=forfeits) if forfeits else result
+
+
+def _unplayed_forfeit(fixture: Fixture, entries: dict[int, Entry], in_pairs: bool) -> engine.GameResult | None:
+    """A table not started with a withdrawn entry at it, scored as his loss
+    (None: nobody withdrew from it, or nobody is left to win it)."""
+    seated = [pk for pk in credited_entries(fixture, in_pairs) if pk is not None]
+    withdrawn = {pk for pk in seated if pk in entries and entries[pk].withdrawn_at is not None}
+    staying = [pk for pk in seated if pk not in withdrawn]
+    if not withdrawn or not staying:
+        return None
+    places = {pk: (len(staying) + 1 if pk in withdrawn else 1) for pk in seated}
+    return engine.GameResult(game_id=-fixture.pk, places=places, forfeits=frozenset(withdrawn), unplayed=True)
 
 
 def guest_id(game_id: int, position: int) -> int:

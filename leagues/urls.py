@@ -5,6 +5,9 @@ from leagues import views
 urlpatterns = [
     path("", views.league_list, name="leagues"),
     path("new/", views.new_league, name="new_league"),
+    path("rules/", views.league_rules, name="league_rules"),
+    path("invitations/", views.invitations, name="league_invitations"),
+    path("invitations/<int:invitation_id>/<slug:answer>/", views.answer_invitation, name="answer_league_invitation"),
     path("<slug:slug>/", views.league_page, name="league"),
     path("<slug:slug>/<int:number>/", views.season_page, name="season"),
     path("<slug:slug>/<int:number>/register/", views.register, name="league_register"),

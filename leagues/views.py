@@ -8,13 +8,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_POST
 
 from gameplay.services.base import GameError
 from leagues import live, services, stored_standings
 from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
-from leagues.models import Division, Entry, League, Season
+from leagues.models import Division, Entry, Invitation, League, Season
 from leagues.standings import division_standings
 from moderation.permissions import is_moderator
 from scoresheets.standings_view import cross_table_csv as cross_table_csv_rows, csv_number, standings_table, tiebreak_columns
@@ -38,10 +38,17 @@ def _may_moderate(league: League, user) -> bool:
     return user.is_authenticated and user.is_active and (league.organizer_id == user.pk or is_moderator(user))
 
 
+def league_rules(request: HttpRequest) -> HttpResponse:
+    """How the standings are scored, in the request's language (English when it has no text)."""
+    language = (get_language() or "en").split("-")[0]
+    return render(request, f"leagues/rules/{language if language in ('ru', 'en') else 'en'}.html")
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
     leagues = services.visible_leagues(request.user).annotate(season_count=Count("seasons", distinct=True))
     return render(request, "leagues/list.html", {
-        "leagues": leagues, "may_create": services.may_create_leagues(request.user)})
+        "leagues": leagues, "may_create": services.may_create_leagues(request.user),
+        "my_invitations": services.invitations_of(request.user)})
 
 
 @login_required
@@ -70,7 +77,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "leagues/league.html", {
         "league": league, "seasons": seasons, "current": current, "mine": mine,
         "register_form": RegisterForm(), "may_run": services.may_run(league, request.user),
-        "may_moderate": _may_moderate(league, request.user)})
+        "may_moderate": _may_moderate(league, request.user),
+        "my_invitations": services.invitations_of(request.user).filter(season__league=league)})
 
 
 def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -78,10 +86,13 @@ def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = get_object_or_404(Season, league=league, number=number)
     divisions = list(season.divisions.annotate(entry_count=Count("entries")))
     entries = season.entries.select_related("user", "partner", "division").order_by("division__number", "pk")
+    may_run = services.may_run(league, request.user)
     return render(request, "leagues/season.html", {
         "league": league, "season": season, "divisions": divisions, "entries": entries,
-        "may_run": services.may_run(league, request.user), "add_form": AddEntryForm(),
-        "may_moderate": _may_moderate(league, request.user)})
+        "may_run": may_run, "add_form": AddEntryForm(), "may_moderate": _may_moderate(league, request.user),
+        "invited": season.invitations.exclude(status=Invitation.Status.ACCEPTED)
+        .select_related("user", "partner", "invited_by") if may_run else [],
+        "my_invitations": services.invitations_of(request.user).filter(season=season)})
 
 
 def _division(request: HttpRequest, slug: str, number: int, division: int) -> Division:
@@ -182,8 +193,9 @@ def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if partner is None:
             messages.error(request, _("There is no player with that username."))
             return redirect(league)
-    return _act(request, league, lambda: services.register(season.pk, request.user, partner),
-                _("You are registered for season %(n)s.") % {"n": season.number})
+    done = (_("Your partner is invited: the pair is entered once the invitation is accepted.") if league.in_pairs
+            else _("You are registered for season %(n)s.") % {"n": season.number})
+    return _act(request, league, lambda: services.register(season.pk, request.user, partner), done)
 
 
 @login_required
@@ -225,7 +237,8 @@ def withdraw(request: HttpRequest, slug: str, number: int, entry_id: int) -> Htt
 @login_required
 @require_POST
 def add_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The organizer adds a player to a season that has not started."""
+    """The organizer invites a player (in pairs, a pair) to a season that has
+    not started; he is entered once he accepts."""
     league = _league(request, slug)
     season = get_object_or_404(Season, league=league, number=number)
     form = AddEntryForm(request.POST)
@@ -237,9 +250,37 @@ def add_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, _("There is no player with that username."))
         return redirect(season)
     try:
-        services.register(season.pk, player, partner, added_by=request.user)
+        services.invite(season.pk, player, partner, by=request.user)
     except GameError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("%(who)s is registered for season %(n)s.") % {"who": player.name, "n": number})
+        messages.success(request, _("%(who)s is invited to season %(n)s: entered on accepting.")
+                         % {"who": player.name, "n": number})
     return redirect(season)
+
+
+@login_required
+def invitations(request: HttpRequest) -> HttpResponse:
+    """The invitations waiting for the player's answer."""
+    return render(request, "leagues/invitations.html", {"my_invitations": services.invitations_of(request.user)})
+
+
+@login_required
+@require_POST
+def answer_invitation(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
+    invitation = get_object_or_404(Invitation.objects.select_related("season__league"), pk=invitation_id,
+                                   user=request.user)
+    if answer not in ("accept", "decline"):
+        raise Http404
+    try:
+        if answer == "decline":
+            services.decline_invitation(invitation.pk, request.user)
+            messages.success(request, _("You declined the invitation."))
+            return redirect("league_invitations")
+        elif services.accept_invitation(invitation.pk, request.user) is None:
+            messages.success(request, _("You accepted: the pair is entered once your partner accepts too."))
+        else:
+            messages.success(request, _("You are registered for season %(n)s.") % {"n": invitation.season.number})
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect(invitation.season)

@@ -5,12 +5,23 @@
 - Whoever an app above says oversees a game: a league's organizer, the games
   of their own leagues (`leagues` registers its `Overseer` in its `ready()`:
   moderation knows nothing of leagues).
+- Nobody, whatever his role, moderates a game in which he or his partner
+  sits (or sat before a substitution): `plays_in` (issue 24). Partners at a
+  table sit at it; an app above may name other partners (a league pair's
+  partner replaced at the table still has his pair's result at stake:
+  `Overseer.partner_plays_in`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
+
+from gameplay.models import Move, Seat
+from gameplay.records import SUBSTITUTE
+from moderation.services import games as game_actions
 
 MODERATORS_GROUP = "moderators"
 MODERATE_PERMISSION = "moderation.moderate_games"
@@ -27,6 +38,8 @@ class Overseer:
     # (game) -> whether a leaving player's seat goes to a computer (True) or is forfeited (False);
     # None where this overseer has no say about the game.
     computer_takes_over: Callable
+    # (user, game) -> whether a partner of the user (as this app pairs players) plays in the game.
+    partner_plays_in: Callable = lambda user, game: False
 
 
 _overseers: list[Overseer] = []
@@ -55,19 +68,31 @@ def organizes_league_of(user, game) -> bool:
     return any(overseer.oversees(user, game) for overseer in _overseers)
 
 
+def plays_in(user, game) -> bool:
+    """Whether `user` or his partner sits at `game`, or sat there before a substitution."""
+    if not _active(user) or game is None:
+        return False
+    return game_actions.plays_in(game.pk, user) or any(o.partner_plays_in(user, game) for o in _overseers)
+
+
 def can_moderate(user, game) -> bool:
-    """Whether `user` may take moderator actions on `game`."""
-    return is_moderator(user) or organizes_league_of(user, game)
+    """Whether `user` may take moderator actions on `game`: a moderator, or
+    someone who oversees it, who does not play in it."""
+    return (is_moderator(user) or organizes_league_of(user, game)) and not plays_in(user, game)
 
 
 def moderated_games(user, games):
-    """`games` (a queryset) narrowed to the ones `user` may moderate."""
-    if is_moderator(user):
-        return games
-    if not _active(user) or not _overseers:
+    """`games` (a queryset) narrowed to the ones `user` may moderate (none he plays in)."""
+    if not _active(user):
         return games.none()
-    narrowed = [overseer.overseen_games(user, games) for overseer in _overseers]
-    return narrowed[0].union(*narrowed[1:]) if len(narrowed) > 1 else narrowed[0]
+    if not is_moderator(user):
+        if not _overseers:
+            return games.none()
+        narrowed = [overseer.overseen_games(user, games) for overseer in _overseers]
+        games = narrowed[0] if len(narrowed) == 1 else games.filter(pk__in=narrowed[0].union(*narrowed[1:]).values("pk"))
+    own_seats = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
+    replaced = Move.objects.filter(game_id=OuterRef("pk"), action__type=SUBSTITUTE, user_id=user.pk)
+    return games.exclude(Exists(own_seats)).exclude(Exists(replaced))
 
 
 def organizes_a_league(user) -> bool:

@@ -219,7 +219,9 @@ def time_warning(game_id: int, version: int, position: int) -> None:
 
 def game_over(game_id: int, version: int | None = None) -> None:
     """After commit: the game just ended. Email every player who wants it his
-    place, the final ranking and a link to the score sheet. Aborted games: nothing."""
+    place, the final ranking and a link to the score sheet. Aborted games: nothing.
+    An adjudicated game's email goes to every player with an address, whatever
+    his settings: a moderator decided his result, and he is told so and why."""
     try:
         _game_over(game_id)
     except Exception:
@@ -234,9 +236,12 @@ def _game_over(game_id: int) -> None:
     result = game_result(game, seats)
     ender = next((s for s in seats if s.position == result.seat), None) if result.is_forfeit else None
     sheet_url = _absolute(reverse("sheet", args=[game.pk]))
+    adjudicated = result.ending == ADJUDICATED
     for seat in seats:
         user = seat.user
-        if user is None or seat.is_bot or not user.is_active or not user.email_notifications or not user.email:
+        if user is None or seat.is_bot or not user.is_active or not user.email:
+            continue
+        if not (user.email_notifications or adjudicated):
             continue
         mine = result.standing_of(seat.position)
         place = mine.place if mine else None
@@ -250,7 +255,7 @@ def _game_over(game_id: int) -> None:
             "rows": rows,
             "lost_on_time": result.ending == LOST_ON_TIME,
             "resigned": result.ending == RESIGNED,
-            "adjudicated": result.ending == ADJUDICATED,
+            "adjudicated": adjudicated,
             "result": result,
             "ender_name": str(ender.player_name) if ender else "",
             "is_ender": is_ender,

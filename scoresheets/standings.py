@@ -29,6 +29,21 @@ values first except "lot":
   first k values). It is computed once, for the group tied when the key is
   reached (not re-applied to what is still tied after it); an entry already
   alone in its group has no value (None).
+  At tables of 3 to 6 the tied players seldom all meet at one table: each
+  game counts for the members who sat at it, as a game of only them (the
+  other players of the table, and the members absent from it, are left
+  out), so two members at a table of four are scored as a two-player game
+  by who finished ahead of whom, and three at one table as a three-player
+  game. Worked example (tables of four, default points 1, ⅔, ⅓, 0; A, B
+  and C tied on 2⅓ league points; X, Y, Z others):
+      game 1: A 1st, B 2nd (X, Y 3rd, 4th)    -> A 1, B 0
+      game 2: B 1st, C 2nd (X, Z)             -> B 1, C 0
+      game 3: A 1st, C 2nd (Y, Z)             -> A 1, C 0
+      game 4: C 1st, B 2nd, A 3rd (X 4th)     -> C 1, B ½, A 0
+  mini-table: A 2, B 1½, C 1, so A is above B above C
+  (tests/scoresheets/test_direct_encounters_at_bigger_tables.py). With an
+  explicit list, such as 3, 1, 0, 0, two members present take its first two
+  values (3 and 1) and three its first three (3, 1, 0).
 - "game_score": the sum of the game scores given in the input (e.g. Joker
   points).
 - "last_seat_results": the league points earned in the games where the
@@ -42,14 +57,19 @@ results pass to him). They count for the others' places and points as any
 player (a guest ahead of you is a player ahead of you) and have no row; in
 Sonneborn–Berger a guest's final league points are 0 (he has no standing).
 
-Withdrawal. With `annul_withdrawn_below_half`, a withdrawn entry that
-played fewer than half its scheduled games (2 x played < scheduled) is
-annulled: it is removed from every game it played and the others keep their
-relative order in those games (shared stays shared); a game left with fewer
-than two players is void: it counts neither as played nor as scheduled for
-the one left. Annulled entries come last, unranked (rank None), with no
-points. Otherwise a withdrawn entry stays in the table with the games it
-played; what becomes of its unplayed games is the services' choice.
+Withdrawal. A game's `forfeits` are the entries whose result in it is a
+forfeit for their withdrawal: a game they resigned on withdrawing, or a
+table never started (`unplayed`) that the services score as their loss
+(they share the last place, everyone else the first). With
+`annul_withdrawn_below_half`, a withdrawn entry that finished fewer than
+half its scheduled games before withdrawing (2 x (played - forfeits) <
+scheduled) is annulled: it is removed from every game it played and the
+others keep their relative order in those games (shared stays shared); a
+game left with fewer than two players, and an unplayed table of an annulled
+entry, are void: they count neither as played nor as scheduled for the ones
+left. Annulled entries come last, unranked (rank None), with no points.
+Otherwise a withdrawn entry stays in the table with its games, the forfeits
+among them; each row counts the games it lost and won by forfeit.
 """
 
 from __future__ import annotations
@@ -88,6 +108,9 @@ class GameResult:
     # Ids in `places` that are not entries of the table: a seat whose result
     # went to a substitute from outside (a computer, an outsider).
     guests: frozenset[int] = frozenset()
+    # Entries whose result here is a forfeit for their withdrawal (see the module's "Withdrawal").
+    forfeits: frozenset[int] = frozenset()
+    unplayed: bool = False  # a table never started, scored as the forfeits' loss
 
 
 @dataclass(frozen=True)
@@ -143,6 +166,8 @@ class Row:
     separated_by: str | None
     withdrawn: bool = False
     annulled: bool = False
+    forfeits_lost: int = 0  # games counted as lost by forfeit (the entry withdrew)
+    forfeits_won: int = 0  # games whose result came from another entry's forfeit
 
 
 def validate_chain(chain: Iterable[str]) -> tuple[str, ...]:
@@ -184,9 +209,13 @@ def standings(
     games = list(games)
     raw_played = _validate_games(games, by_id, rule)
     _validate_schedule(by_id, scheduled, raw_played)
+    forfeited = _DefaultZero()
+    for game in games:
+        for entry in game.forfeits:
+            forfeited[entry] += 1
     annulled = {
         e.id for e in entries
-        if annul_withdrawn_below_half and e.withdrawn and 2 * raw_played[e.id] < scheduled[e.id]
+        if annul_withdrawn_below_half and e.withdrawn and 2 * (raw_played[e.id] - forfeited[e.id]) < scheduled[e.id]
     }
     table = _Table(games, annulled, rule)
     ranked = [e for e in entries if e.id not in annulled]
@@ -206,6 +235,7 @@ def standings(
                 tiebreaks={key: _display(values[key].get(entry_id)) for key in keys},
                 separated_by=separated_by if position == 0 else None,
                 withdrawn=entry.withdrawn,
+                forfeits_lost=table.forfeits_lost[entry_id], forfeits_won=table.forfeits_won[entry_id],
             ))
     for entry in sorted((by_id[i] for i in annulled), key=lambda e: (e.name, e.id)):
         rows.append(Row(
@@ -312,6 +342,8 @@ def _validate_games(games: list[GameResult], by_id: Mapping[int, Entry], rule: P
         for entry, score in game.scores.items():
             if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
                 raise ValueError(f"Game {game.game_id}: the game score of entry {entry} must be a number.")
+        if not game.forfeits <= game.places.keys() - game.guests:
+            raise ValueError(f"Game {game.game_id}: a forfeit must be an entry that played it.")
         if game.last_seat is not None and game.last_seat not in game.places:
             raise ValueError(f"Game {game.game_id}: the last seat's entry {game.last_seat} did not play it.")
         if rule.per_place is not None and len(game.places) > len(rule.per_place):
@@ -353,14 +385,21 @@ class _Table:
     def __init__(self, games: list[GameResult], annulled: set[int], rule: PointsRule):
         self.rule = rule
         self.voided: dict[int, int] = _DefaultZero()
+        self.forfeits_lost: dict[int, int] = _DefaultZero()
+        self.forfeits_won: dict[int, int] = _DefaultZero()
         # (groups in finishing order, their sizes, game) for the games that count
         self.games: list[tuple[list[list[int]], tuple[int, ...], GameResult]] = []
         for game in games:
             places = {e: p for e, p in game.places.items() if e not in annulled} if annulled else game.places
-            if len(places) < 2:
+            if len(places) < 2 or (game.unplayed and game.forfeits & annulled):
                 for entry in places:
                     self.voided[entry] += 1
                 continue
+            for entry in places:
+                if entry in game.forfeits:
+                    self.forfeits_lost[entry] += 1
+                elif game.forfeits - annulled:
+                    self.forfeits_won[entry] += 1
             groups = _groups(places)
             self.games.append((groups, tuple(len(g) for g in groups), game))
         self.scaled = _Scaled(rule, (sizes for _, sizes, _ in self.games))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
 
 from scoresheets.standings import PointsRule
 
@@ -64,6 +64,8 @@ class TableRow:
     why: str  # why the row above is above this one ("" when they share a rank or for the first row)
     withdrawn: bool
     annulled: bool
+    forfeits_lost: int = 0
+    forfeits_won: int = 0
     cross: list = field(default_factory=list)  # grid cells (two players) or the player's games (more)
 
 
@@ -128,13 +130,15 @@ def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
         rows.append(TableRow(
             rank=row.rank, entry_id=row.entry_id, name=row.name, played=row.played, left=row.left,
             points=number(row.points), values=[number(row.tiebreaks.get(key)) for key in keys], why=why,
-            withdrawn=row.withdrawn, annulled=row.annulled))
+            withdrawn=row.withdrawn, annulled=row.annulled, forfeits_lost=row.forfeits_lost,
+            forfeits_won=row.forfeits_won))
         previous = row
     if cross:
         _fill_cross(rows, standings.games, grid, rule)
-    header = list(CSV_FIXED) + keys
+    header = list(CSV_FIXED) + keys + ["lost_by_forfeit", "won_by_forfeit"]
     csv_rows = [[row.rank or "", row.entry_id, row.name, row.played, row.left, csv_number(row.points)]
-                + [csv_number(row.tiebreaks.get(key)) for key in keys] for row in standings.rows]
+                + [csv_number(row.tiebreaks.get(key)) for key in keys] + [row.forfeits_lost, row.forfeits_won]
+                for row in standings.rows]
     lots = ([(row.name, row.entry_id, str(row.tiebreaks.get("lot") or "")) for row in standings.rows]
             if "lot" in keys else [])
     legend = [(str(COLUMN_LABELS[key]), str(MEANINGS[key])) for key in keys if key in MEANINGS]
@@ -170,7 +174,8 @@ def cross_table_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
     if table.grid:
         return [_("Player")] + [row.name for row in table.rows], [[row.name] + row.cross for row in table.rows]
     return [_("Player"), _("Games")], [
-        [row.name] + [_("round %(r)s, game #%(g)s: %(p)s") % {"r": r, "g": g, "p": p or "—"} for r, g, p in row.cross]
+        [row.name] + [(_("round %(r)s, game #%(g)s: %(p)s") if g else _("round %(r)s, forfeit: %(p)s"))
+                      % {"r": r, "g": g, "p": p or "—"} for r, g, p in row.cross]
         for row in table.rows]
 
 
@@ -182,8 +187,23 @@ def _why(above, below, key: str) -> str:
     if key == "lot":
         return _("%(above)s is above %(below)s by the lot: %(a)s… against %(b)s… (the lower draws the better "
                  "place).") % {"above": above.name, "below": below.name, "a": str(a)[:8], "b": str(b)[:8]}
-    return _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
+    why = _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
         "above": above.name, "below": below.name, "what": IN_SENTENCE.get(key, key), "a": number(a), "b": number(b)}
+    forfeits = [text for text in (_forfeits(above), _forfeits(below)) if text]
+    return " ".join([why, *forfeits])
+
+
+def _forfeits(row) -> str:
+    """What forfeits a row's results hold, for a "why above" line ("" for none)."""
+    parts = []
+    if row.forfeits_lost:
+        parts.append(ngettext("%(who)s lost %(n)s game by forfeit (withdrawal).",
+                              "%(who)s lost %(n)s games by forfeit (withdrawal).", row.forfeits_lost)
+                     % {"who": row.name, "n": row.forfeits_lost})
+    if row.forfeits_won:
+        parts.append(ngettext("%(who)s won %(n)s game by forfeit.", "%(who)s won %(n)s games by forfeit.",
+                              row.forfeits_won) % {"who": row.name, "n": row.forfeits_won})
+    return " ".join(parts)
 
 
 def _grid_cells(entry_id: int, order: list[int], games, rule: PointsRule) -> list[str]:
@@ -197,7 +217,8 @@ def _grid_cells(entry_id: int, order: list[int], games, rule: PointsRule) -> lis
     return ["×" if other == entry_id else " ".join(against.get(other, [])) for other in order]
 
 
-def _games_of(entry_id: int, games) -> list[tuple[int, int, int | None]]:
-    """(round, game id, place) of every finished game of the player."""
+def _games_of(entry_id: int, games) -> list[tuple[int, int | None, int | None]]:
+    """(round, game id, place) of every finished game of the player (game id
+    None: a table never played, scored as a withdrawn player's forfeit)."""
     return [(fixture.round, fixture.game_id, result.places.get(entry_id))
             for fixture, result in games if entry_id in result.places]

@@ -9,7 +9,10 @@ together with a list of public events.
 
 Randomness (the documented shuffle algorithm)
 ---------------------------------------------
-Every shuffle of a game is derived from ``(seed, deal number)`` only:
+Every shuffle of a game is derived from ``(seed, deal number)`` only. The
+seed is a whole number, secret until the game ends: 256 random bits for
+games made since issue 24 (an offline search of its published SHA-256 is
+hopeless), 63 bits for older ones; the derivation is the same for both:
 
 1. Build the deck in its fixed canonical order (see ``cards.make_deck``).
 2. Take the SHA-256 digest of the UTF-8 text ``f"{seed}:{deal_no}"``; its first

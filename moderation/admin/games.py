@@ -25,7 +25,7 @@ from django.contrib.admin import helpers
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import EmptyResultSet, PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.formats import localize
@@ -40,12 +40,14 @@ from gameplay.clocks import PRESETS
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
+from gameplay.movelog import move_log
+from gameplay.records import SUBSTITUTE
 from gameplay.paging import EstimatedCountPaginator
 from gameplay.services.base import GameError
 from moderation.forms import AbortForm, AdjudicateForm, ReasonForm, SubstituteForm
 from moderation.models import AuditEntry
 from moderation.services import games as actions
-from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league
+from moderation.permissions import can_moderate, is_moderator, moderated_games, organizes_a_league, plays_in
 
 RECENT_MOVES = 20  # the moves a game's admin page shows; the move list has them all
 
@@ -201,6 +203,26 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
             (localize(localtime(e.at)), e.get_action_display(), e.moderator, e.reason) for e in entries))
         return format_html("<ul>{}</ul>", rows) if rows else "—"
 
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not reads_secret_moves(request.user, obj):
+            fields[fields.index("recent_moves")] = "moves_for_spectators"
+        return fields
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj) + ["is_private"]
+
+    @admin.display(description=_("moves"))
+    def moves_for_spectators(self, game: Game) -> str:
+        """A running game's last moves as its move log words them for a spectator
+        (no hidden stake, count or choice), for whoever may not read them raw."""
+        seats = list(game.seats.select_related("user"))
+        lines = move_log(game, seats, None, list(game.moves.order_by("seq")))[-RECENT_MOVES:]
+        rows = format_html_join("", "<li>{}. {}{}</li>", (
+            (line.seq, line.text, f" ({line.by})" if line.by else "") for line in lines))
+        note = format_html("<p>{}</p>", _("As a spectator reads them: the game is in play."))
+        return format_html("{}<ol>{}</ol>", note, rows) if lines else note
+
     @admin.display(description=_("moves"))
     def recent_moves(self, game: Game) -> str:
         """The game's last moves (one query) and a link to all of them in the move list."""
@@ -335,6 +357,13 @@ class SeatAdmin(GameRowsAdmin):
         return False
 
 
+def reads_secret_moves(user, game: Game) -> bool:
+    """Whether `user` may read the game's moves as they are stored (hidden
+    stakes and choices included): anybody once it is over; while it runs, a
+    moderator who does not play in it (issue 24)."""
+    return game.is_over or (is_moderator(user) and not plays_in(user, game))
+
+
 @admin.register(Move)
 class MoveAdmin(GameRowsAdmin):
     list_display = ["game", "seq", "position", "action", "by", "user", "time_used_ms", "created_at"]
@@ -342,6 +371,16 @@ class MoveAdmin(GameRowsAdmin):
     search_fields = ["game__id", "user__username"]
     readonly_fields = [f.name for f in Move._meta.fields]
     ordering = ["-game_id", "seq"]  # the newest game first, its moves in order, along the (game, seq) index
+
+    def get_queryset(self, request):
+        """The moves of games in play only for a moderator who does not play in them (`reads_secret_moves`)."""
+        queryset = super().get_queryset(request)
+        running = [Game.Status.OPEN, Game.Status.ACTIVE]
+        if not is_moderator(request.user):
+            return queryset.exclude(game__status__in=running)
+        seated = Seat.objects.filter(user_id=request.user.pk).values("game_id")
+        replaced = Move.objects.filter(action__type=SUBSTITUTE, user_id=request.user.pk).values("game_id")
+        return queryset.exclude(Q(game__status__in=running) & (Q(game_id__in=seated) | Q(game_id__in=replaced)))
 
     def has_add_permission(self, request):
         return False

@@ -8,6 +8,10 @@ The changes themselves are gameplay's primitives
 module checks what the moderator gave, records the reason and the audit row
 in the same transaction. Who may do what is decided by the callers (the
 admin, the organizers' pages, through `moderation.permissions.can_moderate`).
+One rule is also kept here, whoever calls: nobody ends a game he plays in
+(or played in before a substitution), whatever his role: an abort or an
+adjudication by one of its players is refused (`refuse_a_player_of`), since
+either decides a result he has a stake in (issue 24).
 
 Decisions (issue 14):
 - An abort ends a game with no result; its league hears of it as of a
@@ -42,7 +46,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from gameplay.engine import get_engine
-from gameplay.models import ChatMessage, Game, Seat
+from gameplay.models import ChatMessage, Game, Move, Seat
+from gameplay.records import SUBSTITUTE
 from gameplay.services import interventions
 from gameplay.services.base import GameError, is_storable_text, locked_game
 from moderation.audit import record_action
@@ -66,12 +71,27 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     game = locked_game(game_id)
     if game.is_over:
         raise GameError(_("This game is already over."), code="not_active")
+    refuse_a_player_of(game, moderator)
     reason = required_reason(reason, _("Give a reason for aborting the game."))
     before = {"status": game.status, "version": game.version}
     interventions.abort(game, reason, by=moderator)
     record_action(moderator, AuditEntry.Action.ABORT, reason, game=game, before=before,
                   after={"status": game.status, "version": game.version})
     return game
+
+
+def plays_in(game_id: int, user) -> bool:
+    """Whether `user` holds a seat of the game, or held one before a
+    moderator gave it to someone else (two small queries)."""
+    if user is None or user.pk is None:
+        return False
+    return (Seat.objects.filter(game_id=game_id, user_id=user.pk).exists()
+            or Move.objects.filter(game_id=game_id, action__type=SUBSTITUTE, user_id=user.pk).exists())
+
+
+def refuse_a_player_of(game: Game, moderator) -> None:
+    if plays_in(game.pk, moderator):
+        raise GameError(_("You play in this game: another moderator must decide it."), code="forbidden")
 
 
 # -- adjudication ------------------------------------------------------------------
@@ -84,6 +104,7 @@ def adjudicate_game(game_id: int, moderator, reason: str, places_or_points: dict
     game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("Only a game in play can be adjudicated."), code="not_active")
+    refuse_a_player_of(game, moderator)
     reason = required_reason(reason, _("Give a reason for the adjudication."))
     engine = get_engine(game.engine)
     seats = list(game.seats.all())

@@ -24,6 +24,13 @@ from moderation.services import games as moderation_actions
 pytestmark = pytest.mark.django_db
 
 
+def outsider():
+    """A moderator who does not play at the table (nobody ends a game he plays in)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get_or_create(username="outsider", defaults={"language": "en"})[0]
+
+
 @pytest.fixture
 def players(players):
     """The four players, each with an email address, English and UTC unless a test says otherwise."""
@@ -300,7 +307,7 @@ def test_players_who_turned_email_notifications_off_get_no_game_over_email(joker
 
 def test_an_aborted_game_sends_no_game_over_email(joker_game, players, run_on_commit):
     with run_on_commit():
-        moderation_actions.abort_game(joker_game.pk, players[0], "testing")
+        moderation_actions.abort_game(joker_game.pk, outsider(), "testing")
         notifications.game_over(joker_game.pk)
 
     assert mail.outbox == []
@@ -388,7 +395,7 @@ def test_the_daily_digest_skips_finished_games(joker_game, players, run_on_commi
     user.turn_emails = "daily"
     user.save()
     with run_on_commit():
-        moderation_actions.abort_game(joker_game.pk, players[0], "testing")
+        moderation_actions.abort_game(joker_game.pk, outsider(), "testing")
 
     assert notifications.send_daily_digests() == 0
 

@@ -159,13 +159,37 @@ def new_game_with_deadline_copies(tag, move_seconds, reserve_seconds, queues):
 def abort_active():
     """Stop every running table (and so its clocks), to leave nothing ticking for the next test."""
     aborted = []
+    cleaner = get_user_model().objects.get_or_create(username="integration-cleanup")[0]  # seated nowhere
     for game in Game.objects.filter(status=Game.Status.ACTIVE):
-        moderation_actions.abort_game(game.pk, game.created_by, "end of the integration test")
+        moderation_actions.abort_game(game.pk, cleaner, "end of the integration test")
         aborted.append(game.pk)
     return {"aborted": aborted}
 
 
-OPS = {"new_game": new_game, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
+def end_session(cookie):
+    """The session of this Cookie header's value flushed, as a logout flushes it."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    key = cookie.split("=", 1)[1]
+    import_module(settings.SESSION_ENGINE).SessionStore(key).flush()
+    return {"ended": True}
+
+
+def change_password(username):
+    user = get_user_model().objects.get(username=username)
+    user.set_password("a-new-password-in-a-helper-1")
+    user.save()
+    return {"changed": True}
+
+
+def new_user(username, password):
+    get_user_model().objects.create_user(username=username, password=password, email=f"{username}@example.com")
+    return {"username": username}
+
+
+OPS = {"new_game": new_game, "new_user": new_user, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
        "abort_active": abort_active}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
@@ -315,8 +339,9 @@ class CeleryStack:
         )
         return self.beat
 
-    def start_daphne(self) -> tuple[Process, int]:
-        """daphne serving config.asgi on a free loopback port, as the Procfile starts it: (process, port)."""
+    def start_daphne(self, options: tuple[str, ...] = ()) -> tuple[Process, int]:
+        """daphne serving config.asgi on a free loopback port, as the Procfile starts it (with
+        `options` before the application, e.g. the production config's): (process, port)."""
         port = free_port()
 
         def listening(process: Process) -> bool:
@@ -325,7 +350,7 @@ class CeleryStack:
 
         number = sum(p.name.startswith("daphne") for p in self.processes) + 1
         process = self.start_process(
-            f"daphne{number}", ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            f"daphne{number}", ["-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             ready=listening,
         )
         return process, port

@@ -1,7 +1,8 @@
 """An aborted league game goes through the same league hook as a finished
 one (`leagues.services.game_over`): its standings are pushed, a league
 played round by round goes on to its next round, and the game is void in the
-standings: neither played nor scheduled for anyone at its table."""
+standings: neither played nor scheduled for anyone at its table. The abort is
+made by someone outside the table (people[11]): nobody ends a game he plays in."""
 
 import pytest
 
@@ -25,7 +26,7 @@ def test_aborting_the_last_game_of_a_round_starts_the_next_round(people):
     start(season.pk, people[0])
     first_round = list(Fixture.objects.filter(division__season=season, round=1).select_related("game"))
     assert len(first_round) == 2
-    abort_game(first_round[0].game_id, people[0], "The table broke")
+    abort_game(first_round[0].game_id, people[11], "The table broke")
     assert not Fixture.objects.filter(division__season=season, round=2).exclude(game=None).exists()
     users = users_of(season)
     finish(first_round[1].game, users[first_round[1].seats[1]])
@@ -41,7 +42,7 @@ def test_an_aborted_game_after_the_others_starts_the_next_round_too(people):
     first_round = list(Fixture.objects.filter(division__season=season, round=1).select_related("game"))
     users = users_of(season)
     finish(first_round[0].game, users[first_round[0].seats[1]])
-    abort_game(first_round[1].game_id, people[0], "The table broke")
+    abort_game(first_round[1].game_id, people[11], "The table broke")
     assert not Fixture.objects.filter(division__season=season, round=2, game=None).exists()
 
 
@@ -53,7 +54,7 @@ def test_an_aborted_game_counts_neither_as_played_nor_as_scheduled(people):
     fixtures = list(Fixture.objects.filter(division=division).order_by("round", "pk"))
     aborted, played = fixtures[0], fixtures[1:]
     users = users_of(season)
-    abort_game(aborted.game_id, people[0], "The table broke")
+    abort_game(aborted.game_id, people[11], "The table broke")
     for fixture in played:
         finish(fixture.game, users[fixture.seats[1]])
     rows = {row.entry_id: row for row in division_standings(division).rows}
@@ -71,7 +72,7 @@ def test_an_abort_pushes_the_division_standings(people, monkeypatch, django_capt
     pushed = []
     monkeypatch.setattr("leagues.live.queue_push", pushed.append)
     with django_capture_on_commit_callbacks(execute=True):
-        abort_game(Fixture.objects.filter(division=division).first().game_id, people[0], "The table broke")
+        abort_game(Fixture.objects.filter(division=division).first().game_id, people[11], "The table broke")
     assert pushed == [division.pk]
 
 
@@ -83,5 +84,5 @@ def test_an_aborted_game_outside_any_league_changes_no_league(people, django_ass
         from leagues.services import game_over
 
         game_over(game)
-    abort_game(game.pk, people[0], "Broken")
+    abort_game(game.pk, people[11], "Broken")
     assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED

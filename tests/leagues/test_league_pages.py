@@ -11,7 +11,7 @@ from django.test import Client
 
 from gameplay import services as game_services
 from leagues import drawing, services
-from leagues.models import Division, Entry, Fixture, League
+from leagues.models import Division, Entry, Fixture, Invitation, League
 from tests.gameplay.conftest import client_for
 from tests.leagues.conftest import start
 
@@ -81,7 +81,8 @@ def test_the_division_page_shows_standings_why_lines_a_cross_table_and_csv(peopl
     assert "Cross-table" in page and "×" in page
     rows = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/standings.csv").content.decode())))
     # Stable column keys and numbers a spreadsheet reads (the page keeps "½" and "—").
-    assert rows[0] == ["rank", "entry", "player", "played", "left", "points", *league.tiebreak_chain]
+    assert rows[0] == ["rank", "entry", "player", "played", "left", "points", *league.tiebreak_chain,
+                       "lost_by_forfeit", "won_by_forfeit"]
     assert [r[2] for r in rows[1:]] == ["Player 0", "Player 1", "Player 2"]
     assert [r[5] for r in rows[1:]] == ["2", "1", "0"]
     assert all(re.fullmatch(r"-?\d+(\.\d+)?|[0-9a-f]{64}|", cell) for r in rows[1:] for cell in r[6:]), rows
@@ -115,16 +116,22 @@ def test_the_division_page_reads_a_constant_number_of_queries(people, django_use
         client.get(url)
 
 
-def test_the_organizer_adds_a_player_on_the_season_page(people):
+def test_the_organizer_invites_a_player_on_the_season_page_who_is_entered_once_he_accepts(people):
     league = services.create_league(people[0], name="Durak", engine="durak", players=2)
     organizer = client_for(people[0])
-    assert "Add to the season" in organizer.get("/leagues/durak/1/").content.decode()
-    assert "Add to the season" not in client_for(people[1]).get("/leagues/durak/1/").content.decode()
+    assert "Invite to the season" in organizer.get("/leagues/durak/1/").content.decode()
+    assert "Invite to the season" not in client_for(people[1]).get("/leagues/durak/1/").content.decode()
     organizer.post("/leagues/durak/1/add/", {"player": "pg3"})
     page = organizer.post("/leagues/durak/1/add/", {"player": "nobody"}, follow=True).content.decode()
     assert "There is no player with that username." in page
     refused = client_for(people[1]).post("/leagues/durak/1/add/", {"player": "pg4"}, follow=True).content.decode()
     assert "Only the league" in refused
+    assert not Entry.objects.filter(season__league=league).exists()
+    assert "waiting for an answer" in organizer.get("/leagues/durak/1/").content.decode()
+    invited = client_for(people[3])
+    invitation = Invitation.objects.get()
+    assert "Accept" in invited.get("/leagues/invitations/").content.decode()
+    invited.post(f"/leagues/invitations/{invitation.pk}/accept/")
     assert [e.user.username for e in Entry.objects.filter(season__league=league)] == ["pg3"]
 
 

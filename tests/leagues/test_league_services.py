@@ -9,7 +9,7 @@ from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
 from leagues import services
-from leagues.models import Division, Entry, Fixture, League, Season
+from leagues.models import Division, Entry, Fixture, Invitation, League, Season
 from leagues.standings import division_standings
 from tests.leagues.conftest import start
 from ratings.models import Rating, RatingChange
@@ -103,7 +103,10 @@ def test_a_league_in_pairs_registers_pairs(people):
     season = season_of(league)
     with pytest.raises(GameError, match="pairs"):
         services.register(season.pk, people[0])
-    services.register(season.pk, people[0], people[1])
+    invitation = services.register(season.pk, people[0], people[1])  # the partner is asked first
+    assert not season.entries.exists()
+    entry = services.accept_invitation(invitation.pk, people[1])
+    assert (entry.user, entry.partner) == (people[0], people[1])
     with pytest.raises(GameError, match="Already registered"):
         services.register(season.pk, people[2], people[1])
 
@@ -200,19 +203,23 @@ def test_ending_a_season_writes_final_ranks_and_the_next_season_moves_players_up
     assert people[5] in top and people[0] not in top  # promoted and relegated
 
 
-def test_the_organizer_adds_a_player_until_the_season_starts_and_nobody_else_may(people):
+def test_the_organizer_invites_players_until_the_season_starts_and_nobody_else_may(people):
     league = league_of(people[0])
     season = season_of(league)
     services.close_registration(season.pk, people[0])
     with pytest.raises(GameError, match="closed"):
         services.register(season.pk, people[1])
     with pytest.raises(GameError, match="organizer"):
-        services.register(season.pk, people[1], added_by=people[2])
-    services.register(season.pk, people[1], added_by=people[0])
-    services.register(season.pk, people[2], added_by=people[0])
+        services.invite(season.pk, people[1], by=people[2])
+    for user in people[1:4]:
+        services.invite(season.pk, user, by=people[0])
+    for user in people[1:3]:
+        services.accept_invitation(Invitation.objects.get(user=user).pk, user)
     start(season.pk, people[0])
     with pytest.raises(GameError, match="already started"):
-        services.register(season.pk, people[3], added_by=people[0])
+        services.invite(season.pk, people[4], by=people[0])
+    with pytest.raises(GameError, match="already started"):  # too late to accept
+        services.accept_invitation(Invitation.objects.get(user=people[3]).pk, people[3])
     assert season.entries.count() == 2
 
 

@@ -115,7 +115,8 @@ def test_an_adjudication_changes_what_the_page_shows(people, django_user_model, 
 
 
 def test_a_withdrawal_changes_what_the_page_shows(people, django_capture_on_commit_callbacks):
-    division = running_division(people)
+    # Not annulled: by default a player who withdraws before finishing half his games is (issue 24).
+    division = running_division(people, annul_below_half=False)
     client = client_for(people[3])
     assert "(withdrew)" not in str(rows_shown(client, division))
     entry = Entry.objects.get(division=division, user=people[2])
@@ -123,7 +124,8 @@ def test_a_withdrawal_changes_what_the_page_shows(people, django_capture_on_comm
         services.withdraw(entry.pk, people[2])
     rows = rows_shown(client, division)
     assert "(withdrew)" in rows["Stored 2"][1]
-    assert rows["Stored 2"][2] == "2"  # his two games resigned: lost, played
+    assert rows["Stored 2"][2].startswith("2")  # his two games resigned: lost, played
+    assert "2 lost by forfeit" in rows["Stored 2"][2]
 
 
 def test_an_annulment_changes_what_the_page_shows(people, django_capture_on_commit_callbacks):

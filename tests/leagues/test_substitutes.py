@@ -99,7 +99,8 @@ def test_a_computer_finishing_games_needs_a_league_that_allows_computer_substitu
 
 
 def test_without_a_computer_the_withdrawn_players_games_are_lost_as_before(people):
-    division = durak_league(people)
+    # Not annulled (he finished none of his games before withdrawing: by default he would be, issue 24).
+    division = durak_league(people, annul_below_half=False)
     services.withdraw(Entry.objects.get(division=division, user=people[2]).pk, people[2])
     assert not Seat.objects.filter(is_bot=True).exists() and not AuditEntry.objects.exists()
     assert row_of(division, people[0]).points == 1

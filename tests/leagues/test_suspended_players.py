@@ -39,7 +39,7 @@ def test_a_suspended_account_cannot_enter_a_season_nor_be_added_by_the_organizer
         services.register(season.pk, people[2])
     assert refused.value.code == "suspended" and "Vera" in refused.value.message
     with pytest.raises(GameError):
-        services.register(season.pk, people[2], added_by=people[0])
+        services.invite(season.pk, people[2], by=people[0])
     assert not season.entries.exists()
 
 

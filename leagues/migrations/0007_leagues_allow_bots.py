@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0004_stored_standings'),
+        ('leagues', '0006_season_lot_seed'),
     ]
 
     operations = [

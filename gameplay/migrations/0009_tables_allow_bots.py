@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gameplay', '0007_game_status_newest_index'),
+        ('gameplay', '0008_longer_secret_seed'),
     ]
 
     operations = [
