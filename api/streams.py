@@ -22,7 +22,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
+from api.errors import ApiError
 from api.schemas import Id
 from correspondence.models import Challenge, Invitation
 from gameplay.broadcast import game_payload, seat_group
@@ -42,8 +44,11 @@ ACCOUNT_STREAM_DOC = (
     "of your current games at the start and whenever one changes (started, moved, your turn, finished); "
     "`{\"type\": \"challenge\", \"challenge\": id, \"by\", \"engine\", \"status\", \"incoming\", \"game\"}` for each "
     "challenge waiting for an answer (yours or others') and when it closes (`game`: the table it started); "
-    "empty lines keep the connection alive. `?version=` is not used: the first lines are the snapshot, "
-    "compare each game's version with the one you have.")
+    "empty lines keep the connection alive. The first lines are the snapshot; `?since=12:40,17:3` resumes: "
+    "it names the games you have seen and the version you saw (up to MAX_SINCE), and a game still at that "
+    "version is not sent again, while one that moved on (or ended) is, and so is one at version 0 (a table "
+    "starting does not move its version).")
+MAX_SINCE = 500
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
@@ -127,9 +132,24 @@ async def _wait(layer, channel: str | None, seconds: float) -> dict | None:
     return event.get("payload") or {}
 
 
-async def account_stream(request: HttpRequest):
-    """The token owner's games as they change."""
-    response = StreamingHttpResponse(_account_lines(request.user.pk), content_type=NDJSON)
+def seen_versions(since: str) -> dict[int, int]:
+    """`12:40,17:3` as {game id: version}; ApiError("bad_request") for anything else."""
+    seen: dict[int, int] = {}
+    for part in filter(None, since.split(",")):
+        game, _sep, version = part.partition(":")
+        if not (game.isascii() and game.isdigit() and version.isascii() and version.isdigit()
+                and len(game) < 19 and len(version) < 19):
+            raise ApiError("bad_request", _("`since` lists games as GAME:VERSION, separated by commas."))
+        seen[int(game)] = int(version)
+    if len(seen) > MAX_SINCE:
+        raise ApiError("bad_request", _("`since` may name at most %(n)s games.") % {"n": MAX_SINCE})
+    return seen
+
+
+async def account_stream(request: HttpRequest, since: str = ""):
+    """The token owner's games as they change (`since`: what the client has seen, to resume)."""
+    seen = seen_versions(since)
+    response = StreamingHttpResponse(_account_lines(request.user.pk, seen), content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
@@ -166,9 +186,14 @@ def _still_open(line: dict) -> bool:
     return line["status"] not in OVER if line["type"] == "game" else line["status"] == Challenge.Status.PENDING
 
 
-async def _account_lines(user_id: int):
+async def _account_lines(user_id: int, seen: dict[int, int] | None = None):
     ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
     told: dict[tuple[str, int], dict] = {}
+    if seen:  # resumed: the games the client saw, at the versions it saw (a game that moved on differs)
+        known = await database_sync_to_async(_my_games_now)(user_id, set(seen))
+        # A game at version 0 is sent anyway: its start does not move its version.
+        told = {("game", pk): line for pk, line in known.items() if 0 < line["version"] == seen.get(pk)}
+        told.update({("game", pk): {"version": version} for pk, version in seen.items() if ("game", pk) not in told})
     while time.monotonic() < ends_at:
         now = await database_sync_to_async(_account_now)(
             user_id, {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})

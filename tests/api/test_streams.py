@@ -176,3 +176,38 @@ def test_the_account_stream_tells_of_each_game_as_it_changes(players):
     assert first == {"type": "game", "game": game.pk, "engine": "durak", "status": "open", "version": 0,
                      "my_turn": False}
     assert second["game"] == game.pk and second["status"] == "active"
+
+
+def test_a_resumed_account_stream_sends_only_the_games_that_moved_on_since(players):
+    quiet, moving = (durak_game(players[:2]) for _ in range(2))
+    for game in (quiet, moving):
+        position, user = acting(game, players)
+        services.submit_move(game.pk, user, DURAK.legal_actions(game.state, position)[0], game.version, f"m{game.pk}")
+    other = services.create_game(players[2], "durak", {}, players=2)  # not his: never told of
+    quiet.refresh_from_db()
+    moving.refresh_from_db()
+    position, user = acting(moving, players)
+    services.submit_move(moving.pk, user, DURAK.legal_actions(moving.state, position)[0], moving.version, "again")
+    token = token_for(players[0])
+
+    async def scenario():
+        stream = Stream(f"/api/v1/account/stream?since={quiet.pk}:1,{moving.pk}:1,{other.pk}:0", token)
+        await stream.open()
+        lines = [await stream.line()]
+        await stream.close()
+        return lines
+
+    lines = async_to_sync(scenario)()
+    assert [(line["game"], line["version"]) for line in lines] == [(moving.pk, 2)]
+
+
+def test_a_malformed_since_is_a_clear_400(players):
+    token = token_for(players[0])
+
+    async def scenario():
+        stream = Stream("/api/v1/account/stream?since=12:x", token)
+        status = await stream.open()
+        return status, await stream.rest()
+
+    status, lines = async_to_sync(scenario)()
+    assert status == 400 and lines[0]["code"] == "bad_request"
