@@ -16,10 +16,11 @@ def test_my_games_in_the_lobby_name_the_opponents(page, live_site):
 
     live_site.run_scenario("two_joker_tables", "sasha", PASSWORD)
     log_in(page, "sasha", PASSWORD, "/")
-    opponents = page.locator("table.my-games td.opponents")
-    expect(opponents).to_have_count(2)
-    expect(opponents.first).to_have_text(COMPUTERS)
-    expect(page.locator("table.my-games thead")).to_contain_text("Opponents")
+    # The lobby's live My games list (issue 25) names the other players of each game.
+    others = page.locator("table.my-games td.players")
+    expect(others).to_have_count(2)
+    expect(others.first).to_have_text(COMPUTERS)
+    expect(page.locator("table.my-games thead")).to_contain_text("Players")
     assert page.js_errors == []
 
 
