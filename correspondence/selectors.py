@@ -388,6 +388,7 @@ def challenges_for(user) -> dict[str, list]:
 
 
 def pending_challenge_count(user) -> int:
+    """How many challenges wait for `user`'s answer (a User or a user id): one indexed count."""
     return Invitation.objects.filter(user=user, answer=Invitation.Answer.WAITING,
                                      challenge__status=Challenge.Status.PENDING,
                                      challenge__expires_at__gt=timezone.now()).count()
