@@ -1,16 +1,16 @@
-"""My games as the list shows them: each row's texts and small pieces of
-HTML (the players, whose move it is, the time left, the dates in the
-reader's time zone) made once in Python, in the active language.
+"""My games as the list shows them: each row drawn once in Python, in the
+active language and the reader's time zone (the players, whose move it is,
+the time left, the dates), from the rows of correspondence.selectors.
 
-The list is the page that grows with a player's games (a page of 20 games
-in play and 20 finished ones): drawn by the template tag by tag, a row took
-the engine dozens of nodes, a filter call per clock and date re-reading the
-language and the time zone, and a loop per cell over the other players. Here
-the words of the active language and the time zone are looked up once per
-list (`Words`), each duration is worded once, and each row is a dict of
-finished strings, so that the template only puts a row's cells in place
-(bench/pages.py: the page at 200 games against the page at 5). What the
-page shows is exactly what the tag-by-tag template showed.
+The list is what grows with a player's games (a page of 20 games in play and
+20 finished ones; bench/pages.py holds the page at 200 games to 1.5x the
+page at 5). Drawn by the template tag by tag, a row took dozens of nodes, a
+filter call per clock and per date (each re-reading the language and the
+time zone) and a loop per cell over the other players. Here the words of the
+active language and the time zone are looked up once per list (`Words`),
+each duration, name and link is made once, and a row is one format of
+escaped pieces; the template (_my_games_list.html) keeps the tables around
+them. What the page shows is what the tag-by-tag template showed.
 """
 
 from __future__ import annotations
@@ -47,11 +47,20 @@ class Words:
         self.open = conditional_escape(gettext("Open"))
         self.won = conditional_escape(gettext("won"))
         self.aborted = conditional_escape(gettext("aborted"))
+        self.players = conditional_escape(gettext("Players"))
+        self.turn = conditional_escape(gettext("Turn"))
+        self.my_time = conditional_escape(gettext("My time"))
+        self.their_time = conditional_escape(gettext("Their time"))
+        self.last_move = conditional_escape(gettext("Last move"))
+        self.result = conditional_escape(gettext("Result"))
+        self.finished = conditional_escape(gettext("Finished"))
         # As {% blocktranslate %} puts them: the sentence as translated, its values escaped.
         self.waiting_for_players = gettext("Waiting for players (%(n)s seats)")
         self.place = gettext("place %(place)s of %(n)s")
         self.league = gettext("%(league)s, season %(season)s, round %(n)s")
         self._durations: dict[int, str] = {}
+        self._escaped: dict[str, str] = {}
+        self._links: dict[tuple[str, str], str] = {}
 
     def duration(self, seconds: int) -> str:
         """As the `duration` filter says it ("1 d 2 h")."""
@@ -60,6 +69,23 @@ class Words:
         if worded is None:
             worded = self._durations[seconds] = conditional_escape(duration(seconds))
         return worded
+
+    def escaped(self, text: str) -> str:
+        """A text that repeats down the list (a name, a game's kind), escaped once."""
+        escaped = self._escaped.get(text)
+        if escaped is None:
+            escaped = self._escaped[text] = conditional_escape(text)
+        return escaped
+
+    def name_link(self, player: Player) -> str:
+        """A player's name, as a link to his page when he has one (once per player)."""
+        if not player.url:
+            return self.escaped(player.name)
+        key = (player.url, player.name)
+        link = self._links.get(key)
+        if link is None:
+            link = self._links[key] = format_html('<a href="{}">{}</a>', player.url, player.name)
+        return link
 
     def left_until(self, moment: datetime) -> str:
         """As the `left_until` filter says it, from the list's `now`."""
@@ -74,36 +100,63 @@ class Words:
                                   f"{local.hour:02d}:{local.minute:02d}")
 
 
-def list_rows(rows: list[MyGame], now: datetime) -> dict[str, list[dict]]:
-    """The rows as the list shows them: {"in_play": [...], "finished": [...]}, each row a dict of its cells."""
+# A row of each table, its pieces escaped (and the whitespace of the template they replace).
+IN_PLAY_ROW = """
+    <tr class="{classes}" data-game="{game_id}">
+      <td class="game-kind"><a href="{url}">#{game_id} {engine_name}</a> <small class="variant muted">{variant}</small>{league}</td>
+      <td class="players" data-label="{w.players}">{players}</td>
+      <td class="turn" data-label="{w.turn}">{turn}</td>
+      <td class="my-time" data-label="{w.my_time}">{my_time}</td>
+      <td class="their-time" data-label="{w.their_time}">{their_time}</td>
+      <td class="last-move" data-label="{w.last_move}">{last_move}</td>
+      <td><a class="button small" href="{url}">{action}</a></td>
+    </tr>
+  """
+FINISHED_ROW = """
+    <tr class="game-row finished" data-game="{game_id}">
+      <td class="game-kind"><a href="{url}">#{game_id} {engine_name}</a> <small class="variant muted">{variant}</small></td>
+      <td class="players" data-label="{w.players}">{players}</td>
+      <td class="result" data-label="{w.result}">{result}</td>
+      <td data-label="{w.finished}">{finished_at}</td>
+      <td><a href="{url}">{w.open}</a></td>
+    </tr>
+  """
+
+
+def list_rows(rows: list[MyGame], now: datetime) -> dict[str, list[SafeString]]:
+    """The rows as the list shows them, each a piece of HTML: {"in_play": [...], "finished": [...]}."""
     words = Words(now)
     return {"in_play": [_in_play(row, words) for row in rows if row.group != FINISHED],
             "finished": [_finished(row, words) for row in rows if row.group == FINISHED]}
 
 
-def _in_play(row: MyGame, words: Words) -> dict:
-    return {
-        "game_id": row.game_id, "url": row.url, "engine_name": row.engine_name, "variant": row.variant,
-        "classes": f"game-row {row.group} my-turn" if row.group == MY_MOVE else f"game-row {row.group}",
-        "league": _league(row, words),
-        "players": _players(row.others, words),
-        "turn": _turn(row, words),
-        "my_time": _my_time(row, words),
-        "their_time": mark_safe("".join(_their_clock(player, words) for player in row.others if player.clock.deadline)),
-        "last_move": words.date(row.last_move_at),
-        "action": words.play if row.group == MY_MOVE else words.open,
-    }
+def _game(row: MyGame, words: Words) -> dict:
+    """The cells every row has: the game's number, address, kind and variant."""
+    return {"w": words, "game_id": row.game_id, "url": words.escaped(row.url),
+            "engine_name": words.escaped(row.engine_name), "variant": words.escaped(row.variant)}
 
 
-def _finished(row: MyGame, words: Words) -> dict:
-    return {
-        "game_id": row.game_id, "url": row.url, "engine_name": row.engine_name, "variant": row.variant,
-        "players": mark_safe(", ".join(_name_link(player, words) + _partner_mark(player, words)
-                                       for player in row.others)),
-        "result": _result(row, words),
-        "finished_at": words.date(row.finished_at),
-        "open": words.open,
-    }
+def _in_play(row: MyGame, words: Words) -> SafeString:
+    return mark_safe(IN_PLAY_ROW.format(
+        **_game(row, words),
+        classes=f"game-row {row.group} my-turn" if row.group == MY_MOVE else f"game-row {row.group}",
+        league=_league(row, words),
+        players=_players(row.others, words),
+        turn=_turn(row, words),
+        my_time=_my_time(row, words),
+        their_time="".join(_their_clock(player, words) for player in row.others if player.clock.deadline),
+        last_move=words.date(row.last_move_at),
+        action=words.play if row.group == MY_MOVE else words.open,
+    ))
+
+
+def _finished(row: MyGame, words: Words) -> SafeString:
+    return mark_safe(FINISHED_ROW.format(
+        **_game(row, words),
+        players=", ".join(words.name_link(player) + _partner_mark(player, words) for player in row.others),
+        result=_result(row, words),
+        finished_at=words.date(row.finished_at),
+    ))
 
 
 def _league(row: MyGame, words: Words) -> SafeString | str:
@@ -113,12 +166,6 @@ def _league(row: MyGame, words: Words) -> SafeString | str:
     text = words.league % {"league": conditional_escape(league["name"]), "season": league["season"],
                            "n": league["round"]}
     return format_html(' <a class="league-mark" href="{}">{}</a>', league["url"], mark_safe(text))
-
-
-def _name_link(player: Player, words: Words) -> str:
-    if player.url:
-        return format_html('<a href="{}">{}</a>', player.url, player.name)
-    return conditional_escape(player.name)
 
 
 def _partner_mark(player: Player, words: Words) -> str:
@@ -135,7 +182,7 @@ def _players(others: list[Player], words: Words) -> SafeString:
             mark = "?" if player.provisional else ""
             rating = f' <span class="rating muted" title="{words.rating_title}">{player.rating}{mark}</span>'
         css = "player on-move" if player.on_move else "player"
-        cells.append(f'<span class="{css}">{_name_link(player, words)}{rating}{_partner_mark(player, words)}</span>')
+        cells.append(f'<span class="{css}">{words.name_link(player)}{rating}{_partner_mark(player, words)}</span>')
     return mark_safe(", ".join(cells))
 
 
@@ -143,7 +190,7 @@ def _turn(row: MyGame, words: Words) -> SafeString | str:
     if row.group == MY_MOVE:
         return mark_safe(f"<strong>{words.your_move}</strong>")
     if row.group == WAITING:
-        names = [conditional_escape(player.name) for player in row.on_move]
+        names = [words.escaped(player.name) for player in row.on_move]
         return mark_safe(", ".join(names)) if names else words.waiting_for_others
     return mark_safe(words.waiting_for_players % {"n": row.seats_count})
 
@@ -172,7 +219,7 @@ def _my_time(row: MyGame, words: Words) -> SafeString | str:
 
 def _their_clock(player: Player, words: Words) -> str:
     clock = player.clock
-    return (f'<span class="their-clock">{conditional_escape(player.name)}: <span class="{_clock_class(clock)}">'
+    return (f'<span class="their-clock">{words.escaped(player.name)}: <span class="{_clock_class(clock)}">'
             f'{_time_left(clock, words)}</span> <small class="muted deadline-at">{words.date(clock.final_deadline)}'
             f'</small></span>')
 

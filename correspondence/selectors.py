@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
@@ -149,11 +150,13 @@ GAME_FIELDS = ("id", "engine", "options", "seats_count", "status", "version", "t
                "finished_at", "move_seconds", "reserve_seconds", "night_pause",
                "fixture__round", "fixture__division__number", "fixture__division__season__number",
                "fixture__division__season__league__name", "fixture__division__season__league__slug")
-SEAT_FIELDS = ("pk", "game_id", "position", "user_id", "is_bot", "team", "reserve_seconds_left",
+SEAT_FIELDS = ("id", "game_id", "position", "user_id", "is_bot", "team", "reserve_seconds_left",
                "clock_uses_reserve", "deadline", "in_reserve", "place", "points")
 USER_FIELDS = ("user__username", "user__display_name", "user__is_bot", "user__time_zone",
                "user__night_pause_start", "user__night_pause_end")
 ACTIVE, OVER = Game.Status.ACTIVE, (Game.Status.FINISHED, Game.Status.ABORTED)
+# A game's and a seat's fields as named tuples (values_list(..., named=True)): no model instance made.
+GameRow = SeatRow = NamedTuple
 
 
 def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
@@ -165,19 +168,19 @@ def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
     return {user_id: tuple(v) for user_id, v in found.items()}
 
 
-def _league(game: dict) -> dict | None:
-    if game["fixture__round"] is None:
+def _league(game: GameRow) -> dict | None:
+    if game.fixture__round is None:
         return None
-    slug, season = game["fixture__division__season__league__slug"], game["fixture__division__season__number"]
-    return {"name": game["fixture__division__season__league__name"], "season": season,
-            "round": game["fixture__round"],
-            "url": reverse("division", args=[slug, season, game["fixture__division__number"]])}
+    slug, season = game.fixture__division__season__league__slug, game.fixture__division__season__number
+    return {"name": game.fixture__division__season__league__name, "season": season,
+            "round": game.fixture__round,
+            "url": reverse("division", args=[slug, season, game.fixture__division__number])}
 
 
-def _group(game: dict, my_deadline: datetime | None) -> str:
-    if game["status"] == ACTIVE:
+def _group(game: GameRow, my_deadline: datetime | None) -> str:
+    if game.status == ACTIVE:
         return MY_MOVE if my_deadline is not None else WAITING
-    return OPEN if game["status"] == Game.Status.OPEN else FINISHED
+    return OPEN if game.status == Game.Status.OPEN else FINISHED
 
 
 @dataclass(frozen=True)
@@ -193,36 +196,45 @@ class _Person:
 
 class _Rows:
     """What the rows of one list share, each made once whatever the number
-    of rows: a person per seated user, the words of a time control, the
-    address of a game."""
+    of rows: a person per seated user, the words of a kind of table and of a
+    time control, the address of a game."""
 
     def __init__(self, vacations: dict[int, tuple]) -> None:
         self.vacations = vacations
         self.people: dict[int, _Person] = {}
         self.time_controls: dict[tuple[int, int], str] = {}
+        self.kinds: dict[tuple, tuple[str, str]] = {}
         # The game page's address with a number that no prefix holds, once: then one replace per row.
         self.game_url = reverse("game", args=[GAME_URL_MARK])
 
-    def person(self, seat: dict) -> _Person:
-        person = self.people.get(seat["user_id"])
+    def person(self, seat: SeatRow) -> _Person:
+        person = self.people.get(seat.user_id)
         if person is None:
-            person = self.people[seat["user_id"]] = self._person(seat)
+            person = self.people[seat.user_id] = self._person(seat)
         return person
 
-    def _person(self, seat: dict) -> _Person:
-        user = get_user_model()(pk=seat["user_id"], username=seat["user__username"],
-                                display_name=seat["user__display_name"], is_bot=seat["user__is_bot"])
-        vacations, zone = self.vacations.get(user.pk, ()), seat["user__time_zone"]
+    def _person(self, seat: SeatRow) -> _Person:
+        user = get_user_model()(pk=seat.user_id, username=seat.user__username,
+                                display_name=seat.user__display_name, is_bot=seat.user__is_bot)
+        vacations, zone = self.vacations.get(user.pk, ()), seat.user__time_zone
         return _Person(name=user.name, username=user.username, url=reverse("player", args=[user.username]),
-                       pauses=clocks.Pauses(zone, seat["user__night_pause_start"], seat["user__night_pause_end"],
+                       pauses=clocks.Pauses(zone, seat.user__night_pause_start, seat.user__night_pause_end,
                                             vacations),
                        day_pauses=clocks.Pauses(zone, None, None, vacations))
 
-    def time_control(self, game: dict) -> str:
-        key = (game["move_seconds"], game["reserve_seconds"])
+    def time_control(self, game: GameRow) -> str:
+        key = (game.move_seconds, game.reserve_seconds)
         if key not in self.time_controls:
             self.time_controls[key] = labels.time_control_words(*key)
         return self.time_controls[key]
+
+    def kind(self, game: GameRow) -> tuple[str, str]:
+        """The game's name and its table's variant in words (once per kind of table)."""
+        key = (game.engine, game.seats_count, repr(game.options))
+        if key not in self.kinds:
+            self.kinds[key] = (engine_name(get_engine(game.engine)),
+                               labels.variant_words(game.engine, game.options, game.seats_count))
+        return self.kinds[key]
 
     def url_of_game(self, game_id: int) -> str:
         return self.game_url.replace(str(GAME_URL_MARK), str(game_id), 1)
@@ -231,16 +243,16 @@ class _Rows:
 GAME_URL_MARK = 9_876_543_210
 
 
-def _clock(seat: dict, game: dict, person: _Person | None) -> Clock:
-    deadline = seat["deadline"] if game["status"] == ACTIVE else None
+def _clock(seat: SeatRow, game: GameRow, person: _Person | None) -> Clock:
+    deadline = seat.deadline if game.status == ACTIVE else None
     final = deadline
-    reserve = seat["reserve_seconds_left"]
-    if deadline is not None and not seat["in_reserve"] and seat["clock_uses_reserve"] and reserve:
+    reserve = seat.reserve_seconds_left
+    if deadline is not None and not seat.in_reserve and seat.clock_uses_reserve and reserve:
         pauses = clocks.NO_PAUSES
         if person is not None:
-            pauses = person.pauses if game["night_pause"] else person.day_pauses
+            pauses = person.pauses if game.night_pause else person.day_pauses
         final = clocks.advance(deadline, reserve, pauses)
-    return Clock(deadline=deadline, final_deadline=final, reserve_seconds=reserve, in_reserve=seat["in_reserve"])
+    return Clock(deadline=deadline, final_deadline=final, reserve_seconds=reserve, in_reserve=seat.in_reserve)
 
 
 def my_games(user, now: datetime | None = None, *, limit: int | None = None, offset: int = 0,
@@ -262,61 +274,59 @@ def rows_for(my_seats: list[tuple[int, int]], now: datetime) -> list[MyGame]:
     """The rows of these seats of the user, (seat id, game id) each, in
     their order: four queries (the games with their leagues, every seat of
     those games with its player, the ratings, the vacations of the players
-    on the clock), and no model instance made."""
+    on the clock), as named tuples: no model instance made."""
     if not my_seats:
         return []
     game_ids = [game_id for _seat, game_id in my_seats]
-    games = {game["id"]: game for game in Game.objects.filter(pk__in=game_ids).values(*GAME_FIELDS)}
+    games = {game.id: game for game in Game.objects.filter(pk__in=game_ids).values_list(*GAME_FIELDS, named=True)}
     seats = list(Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
-                 .values(*SEAT_FIELDS, *USER_FIELDS))
-    by_game: dict[int, list[dict]] = {}
+                 .values_list(*SEAT_FIELDS, *USER_FIELDS, named=True))
+    by_game: dict[int, list[SeatRow]] = {}
     for seat in seats:
-        by_game.setdefault(seat["game_id"], []).append(seat)
-    ratings = ratings_in_games({(s["user_id"], games[s["game_id"]]["engine"]) for s in seats
-                                if s["user_id"] and s["game_id"] in games})
-    on_clock = {s["user_id"] for s in seats if s["user_id"] and s["deadline"] is not None}
+        by_game.setdefault(seat.game_id, []).append(seat)
+    ratings = ratings_in_games({(s.user_id, games[s.game_id].engine) for s in seats
+                                if s.user_id and s.game_id in games})
+    on_clock = {s.user_id for s in seats if s.user_id and s.deadline is not None}
     shared = _Rows(_vacations(on_clock, now) if on_clock else {})
     return [_row(games[game_id], seat_id, by_game.get(game_id, []), ratings, shared)
             for seat_id, game_id in my_seats if game_id in games]
 
 
-def _row(game: dict, my_seat_id: int, seats: list[dict], ratings: dict, shared: _Rows) -> MyGame:
-    my_seat = next(s for s in seats if s["pk"] == my_seat_id)
+def _row(game: GameRow, my_seat_id: int, seats: list[SeatRow], ratings: dict, shared: _Rows) -> MyGame:
+    my_seat = next(s for s in seats if s.id == my_seat_id)
     players = [_player(seat, game, my_seat, ratings, shared) for seat in seats]
-    engine = get_engine(game["engine"])
+    name, variant = shared.kind(game)
     return MyGame(
-        game_id=game["id"], url=shared.url_of_game(game["id"]), engine=game["engine"],
-        engine_name=engine_name(engine), variant=labels.variant_words(game["engine"], game["options"],
-                                                                      game["seats_count"]),
-        status=game["status"], group=_group(game, my_seat["deadline"]), position=my_seat["position"],
+        game_id=game.id, url=shared.url_of_game(game.id), engine=game.engine, engine_name=name,
+        variant=variant, status=game.status, group=_group(game, my_seat.deadline), position=my_seat.position,
         me=next(p for p in players if p.is_me), others=[p for p in players if not p.is_me],
-        last_move_at=game["turn_started_at"] if game["version"] else None, started_at=game["started_at"],
-        finished_at=game["finished_at"], league=_league(game),
-        result=None if game["status"] not in OVER else {"place": my_seat["place"], "points": my_seat["points"],
-                                                        "aborted": game["status"] == Game.Status.ABORTED},
-        seats_count=game["seats_count"], time_control=shared.time_control(game),
+        last_move_at=game.turn_started_at if game.version else None, started_at=game.started_at,
+        finished_at=game.finished_at, league=_league(game),
+        result=None if game.status not in OVER else {"place": my_seat.place, "points": my_seat.points,
+                                                        "aborted": game.status == Game.Status.ABORTED},
+        seats_count=game.seats_count, time_control=shared.time_control(game),
     )
 
 
-def _player(seat: dict, game: dict, my_seat: dict, ratings: dict, shared: _Rows) -> Player:
-    person = shared.person(seat) if seat["user_id"] else None
-    rating = ratings.get((seat["user_id"], game["engine"])) if person else None
-    is_me = seat["pk"] == my_seat["pk"]
+def _player(seat: SeatRow, game: GameRow, my_seat: SeatRow, ratings: dict, shared: _Rows) -> Player:
+    person = shared.person(seat) if seat.user_id else None
+    rating = ratings.get((seat.user_id, game.engine)) if person else None
+    is_me = seat.id == my_seat.id
     return Player(
-        position=seat["position"], name=_seat_name(seat, person),
+        position=seat.position, name=_seat_name(seat, person),
         username=person.username if person else None, url=person.url if person else None,
-        is_bot=seat["is_bot"], is_me=is_me,
-        is_partner=not is_me and seat["team"] is not None and seat["team"] == my_seat["team"],
-        on_move=game["status"] == ACTIVE and seat["deadline"] is not None,
+        is_bot=seat.is_bot, is_me=is_me,
+        is_partner=not is_me and seat.team is not None and seat.team == my_seat.team,
+        on_move=game.status == ACTIVE and seat.deadline is not None,
         rating=rating.value if rating else None, provisional=bool(rating and rating.is_provisional),
         clock=_clock(seat, game, person),
     )
 
 
-def _seat_name(seat: dict, person: _Person | None) -> str:
+def _seat_name(seat: SeatRow, person: _Person | None) -> str:
     """As Seat.player_name says it."""
-    if seat["is_bot"]:
-        return str(Seat(position=seat["position"], is_bot=True).player_name)
+    if seat.is_bot:
+        return str(Seat(position=seat.position, is_bot=True).player_name)
     return person.name if person else "—"
 
 
