@@ -92,7 +92,7 @@ def test_a_challenge_sent_answered_withdrawn_or_expired_pushes_the_new_count(pla
 def test_every_page_has_the_hidden_count_linking_to_the_challenges(players):
     me, *_ = players
     html = client_for(me).get(reverse("lobby")).content.decode()
-    assert (f'id="challenges-waiting" class="games-waiting" data-count="challenges" '
+    assert (f'id="challenges-waiting" class="games-waiting challenges-badge" data-count="challenges" '
             f'href="{reverse("challenges")}"') in html
     assert "Challenges waiting for your answer" in html
 
