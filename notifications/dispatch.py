@@ -56,6 +56,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from gameplay.models import Game, Seat
@@ -86,7 +87,7 @@ class EmailChannel:
         return True
 
     def destinations(self, user) -> list[Destination]:
-        return [Destination(EMAIL, "", user.email)] if user.email else []
+        return [Destination(EMAIL, "", gettext("Email"))] if user.email else []
 
     def send(self, destination: Destination, notice: Notice) -> None:
         user = get_user_model().objects.filter(pk=notice.user_id).only("email").first()
@@ -225,18 +226,21 @@ def _queue_flush(user_id: int, eta: datetime) -> None:
 # --- sending one delivery -----------------------------------------------------------------------
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True)
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=None)  # the cap: NOTIFY_MAX_ATTEMPTS
 def deliver(self, delivery_id: int) -> None:
-    retry_in = send_delivery(delivery_id)
+    retry_in = send_delivery(delivery_id, retrying=bool(self.request.retries))
     if retry_in is not None:
-        raise self.retry(countdown=retry_in, max_retries=None)
+        raise self.retry(countdown=retry_in)
 
 
-def send_delivery(delivery_id: int) -> float | None:
-    """Claim the row and send it. Returns seconds to wait before the next attempt, or None (done)."""
+def send_delivery(delivery_id: int, *, retrying: bool = False) -> float | None:
+    """Claim the row and send it. Returns seconds to wait before the next attempt, or None (done).
+    A held row is not claimed before its time, except by the retry its own failure scheduled."""
     at = timezone.now()
-    claimed = (Delivery.objects.filter(pk=delivery_id, state=State.PENDING)
-               .filter(Q(not_before__isnull=True) | Q(not_before__lte=at + timedelta(seconds=1)))
+    claimable = Delivery.objects.filter(pk=delivery_id, state=State.PENDING)
+    if not retrying:
+        claimable = claimable.filter(Q(not_before__isnull=True) | Q(not_before__lte=at + timedelta(seconds=1)))
+    claimed = (claimable
                .update(state=State.SENDING, attempts=F("attempts") + 1, claimed_at=at))
     if not claimed:
         return None  # sent, dropped, claimed by another task, or not due yet (its own task comes then)
