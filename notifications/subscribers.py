@@ -29,7 +29,7 @@ def _people(seats: list[Seat], positions=None) -> dict[int, Seat]:
 def turn_changed(game_id: int, version: int, positions: list[int], **_details) -> None:
     """Your move: one notice per seat whose clock just started (coalesced per player by the dispatcher)."""
     game, seats = _game(game_id, Game.Status.ACTIVE)
-    people = _people(seats, set(positions))
+    people = {user_id: s for user_id, s in _people(seats, set(positions)).items() if s.deadline is not None}
     if game is None or not people:
         return
     dispatch.notify(
