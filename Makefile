@@ -45,6 +45,8 @@ migrate: install
 # where daphne listens (127.0.0.1 when it listens on every address).
 run: migrate
 	$(BIN)/python manage.py create_demo_accounts
+	@# Web push in development: a VAPID key pair made once (settings read it when the environment sets none).
+	$(BIN)/python manage.py vapid_keys --write var/vapid.env
 	@if [ -z "$$REDIS_URL" ]; then \
 	  export EMBEDDED_REDIS=1 REDIS_URL=redis://127.0.0.1:$${EMBEDDED_REDIS_PORT:-6390}/0; \
 	fi; \

@@ -313,6 +313,25 @@ PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)
 DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)
 
+# Web push (notifications/push/): the site's VAPID key pair, base64url (the
+# private key raw or DER, the public key an uncompressed P-256 point), and the
+# contact the push services may write to (mailto: or https:). Without both keys
+# push is off and the profile does not offer it. Make a pair with
+# `python manage.py vapid_keys`; in development (DEBUG) `make run` writes one
+# once into var/vapid.env, read here when the environment sets none.
+if DEBUG and (VAR_DIR / "vapid.env").is_file():
+    env.read_env(VAR_DIR / "vapid.env", recurse=False, override=False)
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str(
+    "VAPID_SUBJECT", default=f"mailto:{DEFAULT_FROM_EMAIL}",
+    validate=validate.Regexp(r"^(mailto:|https://)\S+$", error="{input!r} is not a mailto: or https:// address"),
+)
+# How long a push service keeps a message for a device that is offline (seconds).
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=24 * 3600)
+# Devices (push subscriptions) one account may have.
+PUSH_DEVICES_PER_USER = env.int("PUSH_DEVICES_PER_USER", default=10)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
     "daily-digests": {"task": "notifications.tasks.send_daily_digests",
@@ -363,6 +382,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
+        # The installable app: its manifest and the service worker (/sw.js, notifications/push/).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "font-src": [SELF],
         "connect-src": [SELF],  # fetch() and the WebSockets (CSP 3: 'self' covers ws/wss)
         "object-src": [NONE],
