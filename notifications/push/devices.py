@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -17,6 +19,7 @@ from ua_parser import parse as parse_user_agent
 
 from notifications.push.models import PushSubscription
 
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 MAX_ENDPOINT = PushSubscription._meta.get_field("endpoint").max_length
 
 
@@ -35,7 +38,9 @@ def _b64url(value: object, what: str) -> bytes:
     if not isinstance(value, str) or not value or len(value) > 200:
         raise InvalidSubscription(_("The subscription's %(what)s is missing.") % {"what": what})
     try:
-        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        if not BASE64URL.fullmatch(value):
+            raise ValueError(value)
+        return base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
     except (binascii.Error, ValueError):
         raise InvalidSubscription(_("The subscription's %(what)s is not base64url.") % {"what": what}) from None
 
@@ -83,7 +88,7 @@ def add_device(user, subscription: Subscription, user_agent: str) -> PushSubscri
     PUSH_DEVICES_PER_USER."""
     with transaction.atomic():
         # The player's row first, so two subscriptions sent at once queue up on it.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         row = PushSubscription.objects.select_for_update().filter(endpoint=subscription.endpoint).first()
         if row is None or row.user_id != user.pk:
             if PushSubscription.objects.filter(user=user).count() >= settings.PUSH_DEVICES_PER_USER:
