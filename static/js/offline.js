@@ -34,7 +34,7 @@
 
   caches.match(box.dataset.gamesKey).then((response) => {
     if (!response) return;
-    const seen = response.headers.get("Date");
+    const seen = response.headers.get("X-Kept-At");
     return response.text().then((html) => {
       const page = new DOMParser().parseFromString(html, "text/html");
       const items = Array.from(page.querySelectorAll("tr.game-row")).map(item).filter(Boolean);

@@ -43,7 +43,8 @@ function isGamesList(url) {
 
 function keepGamesList(response) {
   if (!response.ok || response.redirected) return Promise.resolve(); // e.g. the login page after a logout
-  return caches.open(GAMES_CACHE).then((cache) => cache.put(LAST_GAMES_KEY, response));
+  return response.text().then((html) => caches.open(GAMES_CACHE).then((cache) => cache.put(LAST_GAMES_KEY,
+    new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "X-Kept-At": new Date().toISOString() } }))));
 }
 
 async function page(event, url) {
