@@ -1,5 +1,4 @@
-# Web push devices (notifications/push/models.py). Issue 26 numbers it 0002, after core's
-# 0001_initial: once that exists, it depends on it (see the branch's report).
+# Web push devices (notifications/push/models.py), after core's 0001_initial (issue 26).
 
 import django.db.models.deletion
 from django.conf import settings
@@ -8,9 +7,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
 
-    initial = True
-
     dependencies = [
+        ("notifications", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
