@@ -30,11 +30,17 @@ def _vapid(private_key: str) -> Vapid:
     return Vapid.from_string(private_key=private_key)
 
 
+# The parts of a notice's key that name one occurrence, not what it is about.
+OCCURRENCE_PARTS = ("v=", "burst=")
+
+
 def notification_tag(notice: Notice) -> str:
     """What a newer notification replaces on the device: the notice's key
-    without its version ("your_move:game=12:v=40" → "your_move:game=12"), so
-    a game's next "your move" replaces the one before instead of piling up."""
-    return ":".join(part for part in notice.key.split(":") if not part.startswith("v=")) or notice.kind
+    without the parts naming the occurrence ("your_move:game=12:v=40" →
+    "your_move:game=12"; a burst's "3 games wait" → "your_move:user=5"), so a
+    game's next "your move" replaces the one before instead of piling up."""
+    parts = [part for part in notice.key.split(":") if not part.startswith(OCCURRENCE_PARTS)]
+    return ":".join(parts) or notice.kind
 
 
 def payload(notice: Notice) -> dict:

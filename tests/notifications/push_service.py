@@ -100,6 +100,11 @@ class PushService:
         with self._lock:
             self._answers.setdefault(browser.endpoint.rsplit("/", 1)[1], []).extend([status] * times)
 
+    def answer_normally(self) -> None:
+        """Every endpoint accepts again (the answers queued by `answer` are dropped)."""
+        with self._lock:
+            self._answers.clear()
+
     def messages_for(self, browser: Browser) -> list[dict]:
         token = browser.endpoint.rsplit("/", 1)[1]
         return [r.message for r in self.received if r.token == token]

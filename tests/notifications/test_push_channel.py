@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from notifications import channels
 from notifications.channels import Destination, DestinationGone, Notice, TemporaryFailure
 from notifications.push import devices
+from notifications.push.channel import notification_tag
 from notifications.push.models import PushSubscription
 from tests.notifications.push_service import push_service, vapid  # noqa: F401 (fixtures)
 
@@ -93,6 +94,12 @@ def test_a_games_next_your_move_replaces_the_one_before_on_the_device(vapid, pus
 
     assert [m["tag"] for m in push_service.messages_for(browser)] == [
         "your_move:game=12", "your_move:game=12", "your_move:game=13"]
+
+
+def test_a_newer_several_games_wait_replaces_the_older_one():
+    burst = Notice(kind="your_move", user_id=5, title="3 games wait for your move", body="", url="/my-games/",
+                   key="your_move:user=5:burst=123")
+    assert notification_tag(burst) == "your_move:user=5"
 
 
 @pytest.mark.parametrize("status", [404, 410])
