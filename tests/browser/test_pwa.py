@@ -12,6 +12,7 @@ ServiceWorker.deliverPushMessage dispatches a `push` event to the worker
 without any push subscription or push service.
 """
 
+import base64
 import json
 import os
 import re
@@ -168,6 +169,55 @@ def test_the_install_offer_is_made_once(player_page):
     page.reload()
     assert page.evaluate(fire) is False  # answered once: the browser is left alone
     expect(offer).to_be_hidden()
+
+
+# Headless Chromium has no push service to subscribe to (pushManager.subscribe
+# needs Google's), so the page's PushManager is stood in for: it returns a
+# subscription of a browser made here, with the keys of tests/notifications/push_service.py.
+FAKE_PUSH_MANAGER = """(subscription) => {
+  const make = () => ({ endpoint: subscription.endpoint, toJSON: () => subscription,
+    unsubscribe: () => { localStorage.removeItem("fake-push"); return Promise.resolve(true); } });
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(localStorage.getItem("fake-push") ? make() : null);
+  };
+  PushManager.prototype.subscribe = function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    localStorage.setItem("fake-push", btoa(String.fromCharCode(...key)));
+    return Promise.resolve(make());
+  };
+}"""
+
+
+def test_turning_push_on_subscribes_with_the_sites_key_and_lists_this_device(browser, live_site, games, vapid_keys):
+    from tests.notifications.push_service import Browser, unb64url
+
+    subscription = Browser(endpoint="https://push.example.net/send/this-browser",
+                           application_server_key=vapid_keys).to_json()
+    page = new_page(browser, live_site)
+    page.context.grant_permissions(["notifications"], origin=live_site.url)
+    page.context.add_init_script(f"({FAKE_PUSH_MANAGER})({json.dumps(subscription)})")
+    try:
+        log_in(page, USERNAME, PASSWORD, "/accounts/profile/")
+        section = page.locator("#app-and-push")
+        with page.expect_navigation():
+            section.locator("[data-push-on]").click()
+        this = section.locator("li.device.this")
+        expect(this).to_have_count(1)
+        expect(this.locator(".this-device")).to_be_visible()
+        expect(this.locator(".device-label")).to_contain_text(" on Linux, ")
+        expect(section.locator("[data-push-status]")).to_have_text("Notifications are on for this device.")
+        expect(section.locator("[data-push-on]")).to_be_hidden()
+        used_key = page.evaluate("() => localStorage.getItem('fake-push')")
+        assert base64.b64decode(used_key) == unb64url(vapid_keys)
+
+        this.locator("button").click()  # remove: the browser unsubscribes too
+        expect(page.locator(".messages")).to_contain_text("That device will get no more notifications.")
+        expect(section.locator("li.device.this")).to_have_count(0)
+        assert page.evaluate("() => localStorage.getItem('fake-push')") is None
+        expect(section.locator("[data-push-on]")).to_be_visible()
+        assert page.js_errors == []
+    finally:
+        page.context.close()
 
 
 def test_the_profile_offers_push_on_this_device_and_lists_the_devices_on_a_phone(browser, live_site, games):

@@ -164,3 +164,13 @@ def test_a_removed_device_is_gone(vapid, push_service):
 
     with pytest.raises(DestinationGone):
         channels.get("push").send(destination, your_move(anna))
+
+
+def test_a_send_costs_two_queries_however_many_devices_the_player_has(vapid, push_service, django_assert_num_queries):
+    anna = player()
+    destinations = [device_of(anna, push_service.subscribe(vapid)) for _ in range(3)]
+
+    with django_assert_num_queries(2):  # the subscription, then its last success
+        channels.get("push").send(destinations[1], your_move(anna))
+    with django_assert_num_queries(1):
+        assert len(channels.get("push").destinations(anna)) == 3
