@@ -340,6 +340,14 @@ VAPID_SUBJECT = env.str(
 PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=24 * 3600)
 # Devices (push subscriptions) one account may have.
 PUSH_DEVICES_PER_USER = env.int("PUSH_DEVICES_PER_USER", default=10)
+# The push services the site sends to (a subscription's endpoint host, or a
+# subdomain of one): the browsers' own (Chrome, Edge, Firefox, Safari), so that
+# a made-up "subscription" cannot make the site post to any other address.
+# "*" allows any https host.
+PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
+    "fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
+    "push.apple.com",
+])
 
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},

@@ -45,6 +45,13 @@ def _b64url(value: object, what: str) -> bytes:
         raise InvalidSubscription(_("The subscription's %(what)s is not base64url.") % {"what": what}) from None
 
 
+def is_push_service(host: str) -> bool:
+    """Whether `host` is (a subdomain of) one of PUSH_SERVICE_HOSTS."""
+    allowed = settings.PUSH_SERVICE_HOSTS
+    host = host.lower().rstrip(".")
+    return "*" in allowed or any(host == known or host.endswith("." + known) for known in allowed)
+
+
 def parse_subscription(data: object) -> Subscription:
     """The browser's `PushSubscription.toJSON()` ({endpoint, keys: {p256dh, auth}}),
     checked: an https endpoint, the browser's P-256 public key, a 16-byte auth secret."""
@@ -56,6 +63,8 @@ def parse_subscription(data: object) -> Subscription:
     parts = urlsplit(endpoint)
     if parts.scheme != "https" or not parts.hostname:
         raise InvalidSubscription(_("The subscription's endpoint must be an https address."))
+    if not is_push_service(parts.hostname):
+        raise InvalidSubscription(_("This browser's push service is not one the site sends to."))
     keys = data.get("keys")
     if not isinstance(keys, dict):
         raise InvalidSubscription(_("The subscription has no keys."))

@@ -38,8 +38,8 @@ def vapid_keys():
     from notifications.management.commands.vapid_keys import new_key_pair
 
     public, private = new_key_pair()
-    saved = {name: os.environ.get(name) for name in ("VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY")}
-    os.environ.update(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private)
+    saved = {name: os.environ.get(name) for name in ("VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "PUSH_SERVICE_HOSTS")}
+    os.environ.update(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private, PUSH_SERVICE_HOSTS="push.example.net")
     yield public
     for name, value in saved.items():
         if value is None:

@@ -18,6 +18,11 @@ from tests.notifications.push_service import Browser, push_service, vapid  # noq
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def example_push_service(settings):
+    settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "push.example.net"]
+
 ANDROID_CHROME = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                   "Chrome/131.0.0.0 Mobile Safari/537.36")
 WINDOWS_FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
@@ -101,6 +106,10 @@ def _with(subscription: dict, **changes) -> dict:
     (lambda s: _with(s, endpoint=None), "The subscription has no valid endpoint."),
     (lambda s: _with(s, endpoint="http://push.example.net/x"), "The subscription's endpoint must be an https address."),
     (lambda s: _with(s, endpoint="https://push.example.net/" + "x" * 1000), "The subscription has no valid endpoint."),
+    (lambda s: _with(s, endpoint="https://intranet.example.org/admin"),
+     "This browser's push service is not one the site sends to."),
+    (lambda s: _with(s, endpoint="https://evilpush.example.net/x"),
+     "This browser's push service is not one the site sends to."),
     (lambda s: {"endpoint": s["endpoint"]}, "The subscription has no keys."),
     (lambda s: _with(s, keys={"p256dh": ""}), "The subscription's p256dh is missing."),
     (lambda s: _with(s, keys={"p256dh": "!!!"}), "The subscription's p256dh is not base64url."),
@@ -174,3 +183,15 @@ def test_the_profile_section_speaks_russian(client, vapid):
     page = client.get(reverse("profile")).content.decode()
 
     assert "Включить уведомления на этом устройстве" in page
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b",
+    "https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
+    "https://wns2-par02p.notify.windows.com/w/?token=BQYAAA",
+    "https://web.push.apple.com/QGuQyavXutnMH",
+])
+def test_the_browsers_own_push_services_are_accepted(client, vapid, settings, endpoint):
+    settings.PUSH_SERVICE_HOSTS = settings.PUSH_SERVICE_HOSTS[:-1]  # the defaults alone
+    player(client)
+    assert subscribe(client, a_browser(vapid, endpoint).to_json()).status_code == 201
