@@ -30,6 +30,13 @@ def _vapid(private_key: str) -> Vapid:
     return Vapid.from_string(private_key=private_key)
 
 
+@lru_cache(maxsize=1)
+def _session() -> requests.Session:
+    """One HTTP session per process, made on its first push (after a worker's fork):
+    the connections to a push service are kept and reused, not one per message."""
+    return requests.Session()
+
+
 # The parts of a notice's key that name one occurrence, not what it is about.
 OCCURRENCE_PARTS = ("v=", "burst=")
 
@@ -69,6 +76,7 @@ class PushChannel:
                 vapid_claims={"sub": settings.VAPID_SUBJECT},
                 ttl=settings.PUSH_TTL_SECONDS,
                 timeout=SEND_TIMEOUT_SECONDS,
+                requests_session=_session(),
             )
         except WebPushException as exc:
             status = exc.response.status_code if exc.response is not None else None

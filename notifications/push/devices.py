@@ -21,6 +21,7 @@ from notifications.push.models import PushSubscription
 
 BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 MAX_ENDPOINT = PushSubscription._meta.get_field("endpoint").max_length
+LABEL_LENGTH = PushSubscription._meta.get_field("label").max_length
 
 
 class InvalidSubscription(ValueError):
@@ -109,7 +110,7 @@ def add_device(user, subscription: Subscription, user_agent: str) -> PushSubscri
             row = PushSubscription(endpoint=subscription.endpoint)
         row.user = user
         row.p256dh, row.auth = subscription.p256dh, subscription.auth
-        row.label = device_label(user_agent)
+        row.label = device_label(user_agent)[:LABEL_LENGTH]
         row.save()
     return row
 
