@@ -50,9 +50,19 @@ def notification_tag(notice: Notice) -> str:
     return ":".join(parts) or notice.kind
 
 
+# A push message holds at most 4 KB once encrypted; a notice's words are far shorter,
+# but a long list ("5 games wait for your move: ...") is cut rather than refused.
+MAX_TEXT = 1000
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
+
+
 def payload(notice: Notice) -> dict:
     """What the service worker gets (and shows): nothing but the notice's words and its URL."""
-    return {"title": notice.title, "body": notice.body, "url": notice.url, "tag": notification_tag(notice)}
+    return {"title": _cut(notice.title), "body": _cut(notice.body), "url": notice.url,
+            "tag": notification_tag(notice)}
 
 
 class PushChannel:

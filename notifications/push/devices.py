@@ -93,9 +93,11 @@ def device_label(user_agent: str, when=None) -> str:
 
 def add_device(user, subscription: Subscription, user_agent: str) -> PushSubscription:
     """Turn push on for this browser. The same endpoint again (the browser
-    renewed its keys, or another account used this device before) updates its
-    row, which becomes this player's; a new one counts against
-    PUSH_DEVICES_PER_USER."""
+    renewed its keys) updates its row; an endpoint another account had (the
+    same browser, someone else logged in) is taken from it: its row goes, and
+    a new one (a new destination, "push:<new id>") is this player's, so no
+    notice meant for the other account can reach it. A new device counts
+    against PUSH_DEVICES_PER_USER."""
     with transaction.atomic():
         # The player's row first, so two subscriptions sent at once queue up on it.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
@@ -106,9 +108,11 @@ def add_device(user, subscription: Subscription, user_agent: str) -> PushSubscri
                     _("You have push notifications on %(n)s devices already: remove one first.")
                     % {"n": settings.PUSH_DEVICES_PER_USER}
                 )
+        if row is not None and row.user_id != user.pk:
+            row.delete()
+            row = None
         if row is None:
-            row = PushSubscription(endpoint=subscription.endpoint)
-        row.user = user
+            row = PushSubscription(endpoint=subscription.endpoint, user=user)
         row.p256dh, row.auth = subscription.p256dh, subscription.auth
         row.label = device_label(user_agent)[:LABEL_LENGTH]
         row.save()

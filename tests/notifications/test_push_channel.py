@@ -96,6 +96,20 @@ def test_a_games_next_your_move_replaces_the_one_before_on_the_device(vapid, pus
         "your_move:game=12", "your_move:game=12", "your_move:game=13"]
 
 
+def test_a_long_list_is_cut_to_fit_a_push_message(vapid, push_service):
+    anna = player()
+    browser = push_service.subscribe(vapid)
+    notice = Notice(kind="your_move", user_id=anna.pk, title="9 games wait for your move",
+                    body="\n".join(f"Сика with Бориска, Вероника, Глеб: {n} h left" for n in range(200)),
+                    url="https://games.example.org/my-games/", key=f"your_move:user={anna.pk}:burst=1")
+
+    channels.get("push").send(device_of(anna, browser), notice)
+
+    [message] = push_service.messages_for(browser)
+    assert len(message["body"]) == 1000 and message["body"].endswith("…")
+    assert notice.body.startswith(message["body"][:-1])
+
+
 def test_a_newer_several_games_wait_replaces_the_older_one():
     burst = Notice(kind="your_move", user_id=5, title="3 games wait for your move", body="", url="/my-games/",
                    key="your_move:user=5:burst=123")
@@ -153,8 +167,10 @@ def test_a_device_that_moved_to_another_account_gets_nothing_of_the_first(vapid,
 
     with pytest.raises(DestinationGone):
         channels.get("push").send(annas, your_move(anna))
+    channels.get("push").forget(annas)  # what the dispatcher does: Boris's device stays
     assert push_service.received == []
     assert channels.get("push").destinations(anna) == []
+    assert len(channels.get("push").destinations(boris)) == 1
 
 
 def test_a_removed_device_is_gone(vapid, push_service):
