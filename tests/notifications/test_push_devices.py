@@ -195,3 +195,14 @@ def test_the_browsers_own_push_services_are_accepted(client, vapid, settings, en
     settings.PUSH_SERVICE_HOSTS = settings.PUSH_SERVICE_HOSTS[:-1]  # the defaults alone
     player(client)
     assert subscribe(client, a_browser(vapid, endpoint).to_json()).status_code == 201
+
+
+def test_the_admin_lists_the_devices_read_only(client, vapid, django_user_model):
+    player(client)
+    subscribe(client, a_browser(vapid).to_json())
+    device = PushSubscription.objects.get()
+    client.force_login(django_user_model.objects.create_superuser("root", "root@example.org", "pw"))
+
+    assert "Chrome on Android" in client.get(reverse("admin:notifications_pushsubscription_changelist")).content.decode()
+    page = client.get(reverse("admin:notifications_pushsubscription_change", args=[device.pk]))
+    assert page.status_code == 200 and 'name="endpoint"' not in page.content.decode()
