@@ -322,6 +322,33 @@ NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=8)
 NOTIFY_STALE_SECONDS = env.int("NOTIFY_STALE_SECONDS", default=600)
 NOTIFY_SWEEP_SECONDS = env.float("NOTIFY_SWEEP_SECONDS", default=60.0)
 
+# Web push (notifications/push/): the site's VAPID key pair, base64url (the
+# private key raw or DER, the public key an uncompressed P-256 point), and the
+# contact the push services may write to (mailto: or https:). Without both keys
+# push is off and the profile does not offer it. Make a pair with
+# `python manage.py vapid_keys`; in development (DEBUG) `make run` writes one
+# once into var/vapid.env, read here when the environment sets none.
+if DEBUG and (VAR_DIR / "vapid.env").is_file():
+    env.read_env(VAR_DIR / "vapid.env", recurse=False, override=False)
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str(
+    "VAPID_SUBJECT", default=f"mailto:{DEFAULT_FROM_EMAIL}",
+    validate=validate.Regexp(r"^(mailto:|https://)\S+$", error="{input!r} is not a mailto: or https:// address"),
+)
+# How long a push service keeps a message for a device that is offline (seconds).
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=24 * 3600)
+# Devices (push subscriptions) one account may have.
+PUSH_DEVICES_PER_USER = env.int("PUSH_DEVICES_PER_USER", default=10)
+# The push services the site sends to (a subscription's endpoint host, or a
+# subdomain of one): the browsers' own (Chrome, Edge, Firefox, Safari), so that
+# a made-up "subscription" cannot make the site post to any other address.
+# "*" allows any https host.
+PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
+    "fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
+    "push.apple.com",
+])
+
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
     "daily-digests": {"task": "notifications.tasks.send_daily_digests",
@@ -373,6 +400,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
+        # The installable app: its manifest and the service worker (/sw.js, notifications/push/).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "font-src": [SELF],
         "connect-src": [SELF],  # fetch() and the WebSockets (CSP 3: 'self' covers ws/wss)
         "object-src": [NONE],

@@ -10,6 +10,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The installable app (manifest, /sw.js at the root: its scope is the whole site) and web push.
+    path("", include("notifications.push.urls")),
     path("", include("pages.urls")),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),

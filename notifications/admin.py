@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from notifications.models import Delivery
+from notifications.models import Delivery, PushSubscription
 
 
 @admin.register(Delivery)
@@ -17,4 +17,17 @@ class DeliveryAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    """The players' web push devices: seen and removable (a removed device simply gets nothing more)."""
+
+    list_display = ("label", "user", "created", "last_success")
+    search_fields = ("user__username", "label")
+    raw_id_fields = ("user",)
+    readonly_fields = ("user", "endpoint", "p256dh", "auth", "label", "created", "last_success")
+
+    def has_add_permission(self, request) -> bool:
         return False

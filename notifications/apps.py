@@ -12,6 +12,7 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         from gameplay import events
         from notifications import channels, dispatch, emails, subscribers
+        from notifications.push.channel import PushChannel
 
         events.subscribe(events.TURN_CHANGED, emails.turn_started, after_commit=True)
         events.subscribe(events.CLOCK_WARNING, emails.time_warning, after_commit=True)
@@ -26,3 +27,4 @@ class NotificationsConfig(AppConfig):
         events.subscribe(events.SEAT_REPLACED, subscribers.seat_replaced, after_commit=True)
 
         channels.register(dispatch.EmailChannel())
+        channels.register(PushChannel())

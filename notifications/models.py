@@ -7,6 +7,8 @@ No row means the default (`notifications.preferences.default_mode`).
 (notice key, player, destination): the row is written before the send, so a
 notice reaches a destination at most once whatever runs twice (a duplicate
 task, a redelivered message, two workers, the sweep).
+
+`PushSubscription` (a device with web push on) lives in `notifications.push.models`.
 """
 
 from django.conf import settings
@@ -14,6 +16,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from notifications import channels
+from notifications.push.models import PushSubscription  # noqa: F401 (the app's models)
 
 
 class Mode(models.TextChoices):
