@@ -10,6 +10,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Telegram: the profile's link / unlink and the bot's webhook (notifications/telegram/).
+    path("", include("notifications.telegram.urls")),
     path("", include("pages.urls")),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),

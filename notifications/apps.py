@@ -11,9 +11,12 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from gameplay import events
-        from notifications import emails
+        from notifications import channels, emails
+        from notifications.telegram.channel import TelegramChannel
 
         events.subscribe(events.TURN_CHANGED, emails.turn_started, after_commit=True)
         events.subscribe(events.CLOCK_WARNING, emails.time_warning, after_commit=True)
         events.subscribe(events.GAME_FINISHED, emails.game_over, after_commit=True)
         events.subscribe(events.SEAT_REPLACED, emails.seat_replaced, after_commit=True)
+
+        channels.register(TelegramChannel())
