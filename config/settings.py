@@ -312,6 +312,15 @@ PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)
 DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)
+# Notifications (notifications.dispatch): "your move" notices of one player within this many seconds
+# become one; a failing channel retries with back-off from NOTIFY_RETRY_SECONDS doubling up to
+# NOTIFY_RETRY_MAX_SECONDS, NOTIFY_MAX_ATTEMPTS times; the sweep queues again what a lost task left.
+NOTIFY_COALESCE_SECONDS = env.int("NOTIFY_COALESCE_SECONDS", default=60)
+NOTIFY_RETRY_SECONDS = env.int("NOTIFY_RETRY_SECONDS", default=30)
+NOTIFY_RETRY_MAX_SECONDS = env.int("NOTIFY_RETRY_MAX_SECONDS", default=1800)
+NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=8)
+NOTIFY_STALE_SECONDS = env.int("NOTIFY_STALE_SECONDS", default=600)
+NOTIFY_SWEEP_SECONDS = env.float("NOTIFY_SWEEP_SECONDS", default=60.0)
 
 # Telegram (notifications/telegram/): without TELEGRAM_BOT_TOKEN (from @BotFather)
 # the bot process exits at once and the profile does not offer Telegram.
@@ -340,6 +349,7 @@ CELERY_BEAT_SCHEDULE = {
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
     "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
+    "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
 }
 
 LOGGING = {

@@ -20,6 +20,7 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("reports/", include("moderation.report_urls")),
     path("api/", include("api.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]
