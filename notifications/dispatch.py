@@ -278,6 +278,7 @@ def _failed_attempt(row: Delivery, failure: Exception) -> float | None:
         return None
     wait = get_exponential_backoff_interval(settings.NOTIFY_RETRY_SECONDS, row.attempts - 1,
                                             settings.NOTIFY_RETRY_MAX_SECONDS, full_jitter=False)
+    wait = max(wait, getattr(failure, "retry_after", None) or 0)  # the service said how long (Telegram's 429)
     Delivery.objects.filter(pk=row.pk, state=State.SENDING).update(
         state=State.PENDING, not_before=timezone.now() + timedelta(seconds=wait), note=str(failure)[:200])
     return wait
