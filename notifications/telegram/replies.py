@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from gameplay import badge, clocks, services
 from gameplay.engine import get_engine
@@ -132,7 +133,9 @@ def _waiting_games(link: TelegramLink) -> Reply:
         buttons.append((_("Open %(number)s. %(game)s") % {"number": number, "game": label},
                         _site() + seat.game.get_absolute_url()))
     if len(waiting) > len(shown):
-        lines.append(_("…and %(count)s more on My games.") % {"count": len(waiting) - len(shown)})
+        more = len(waiting) - len(shown)
+        lines.append(ngettext("…and %(count)s more game on My games.", "…and %(count)s more games on My games.",
+                              more) % {"count": more})
     return Reply("\n".join(lines), buttons)
 
 
