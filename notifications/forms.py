@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from notifications import preferences
 from notifications.models import Mode
@@ -25,8 +26,9 @@ class PreferencesForm(forms.Form):
                 name = field_name(destination.key, kind)
                 modes = preferences.allowed_modes(destination.key, kind)
                 current = values[(destination.key, kind)]
-                if Mode.DIGEST in modes:
-                    choices = [(mode, label) for mode, label in Mode.choices if mode in modes]
+                if Mode.DIGEST in modes:  # email's "your move": at once only as the fallback
+                    choices = [(Mode.NOW, _("at once, when nothing else tells me")),
+                               (Mode.DIGEST, Mode.DIGEST.label), (Mode.OFF, Mode.OFF.label)]
                     self.fields[name] = forms.ChoiceField(label=label, choices=choices, initial=current)
                 else:
                     self.fields[name] = forms.BooleanField(label=label, required=False,

@@ -22,8 +22,7 @@ from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, GameResult
-from notifications.channels import (CHALLENGE, GAME_OVER, LEAGUE_ROUND, MODERATION, TIME_WARNING, YOUR_MOVE,
-                                    Notice)
+from notifications.channels import Notice
 
 
 @dataclass(frozen=True)
