@@ -254,6 +254,10 @@ def send_delivery(delivery_id: int, *, retrying: bool = False) -> float | None:
         _finish(row, State.DROPPED, "channel not configured")
         return None
     destination = Destination(name, ident, "")
+    is_muted = getattr(channel, "is_muted", None)  # optional: a channel the player silenced (Telegram's /mute)
+    if is_muted is not None and is_muted(row.user_id):
+        _finish(row, State.DROPPED, "muted")
+        return None
     try:
         channel.send(destination, Notice.from_dict(row.notice))
     except DestinationGone as gone:

@@ -5,7 +5,9 @@ send(): the notice as one message (title in bold, body, and an inline URL
 button with `notice.button` opening `notice.url`), through aiogram's Bot.
 - muted (/mute): nothing is sent (the notice is skipped, not delayed: a
   player who silences the bot for 3 hours does not want them all at once
-  afterwards; My games and /games still show what waits);
+  afterwards; My games and /games still show what waits). The dispatcher
+  asks `is_muted(user_id)` first and records the delivery as dropped,
+  "muted"; `send` skips too, should anything else call it;
 - the chat is gone (403: the bot was blocked, or kicked, or the user
   deactivated; 400 "chat not found"): the link is dropped here, then
   DestinationGone (the dispatcher's `forget()` then has nothing left to do:

@@ -117,3 +117,15 @@ def test_a_blocked_bot_through_the_dispatcher_is_forgotten_and_never_retried(tel
     delivery = Delivery.objects.get(user=linked, destination="telegram")
     assert (delivery.state, delivery.attempts) == (Delivery.State.DROPPED, 1)
     assert not TelegramLink.objects.filter(user=linked).exists()
+
+
+def test_a_notice_while_muted_is_dropped_as_muted_not_sent(telegram, linked, run_on_commit):
+    bot_hears(telegram, CHAT, "/mute 2")
+    telegram.messages.clear()
+
+    with run_on_commit():
+        dispatch.notify(LEAGUE_ROUND, [linked], key="league_round:season=1:round=4", compose=words)
+
+    delivery = Delivery.objects.get(user=linked, destination="telegram")
+    assert (delivery.state, delivery.note) == (Delivery.State.DROPPED, "muted")
+    assert telegram.messages == []
