@@ -140,13 +140,19 @@ def _hold(user, kind: str, away_until: datetime | None, at: datetime) -> tuple[d
 # --- notify --------------------------------------------------------------------------------
 
 
+def has_channels(email: bool = False) -> bool:
+    """Whether a notice could go anywhere: a configured channel other than email (or email, with `email`).
+    The game events' subscribers ask first, so a site with email only spends no query on them."""
+    return any(email or channel.name != EMAIL for channel in channels.configured())
+
+
 def notify(kind: str, users: Iterable, *, key: str, compose: Compose, game_id: int | None = None,
            email: bool = False) -> int:
     """Tell each of `users` (User objects) about one occurrence `key`: worded by `compose(user)` in his
     language, on every destination whose cell for `kind` is "now" (email only with `email=True`).
     Call it after the commit of what happened. Returns how many deliveries were written."""
     users = [u for u in users if u is not None and u.is_active and not getattr(u, "is_bot", False)]
-    if not users:
+    if not users or not has_channels(email):
         return 0
     at = timezone.now()
     cells = preferences.stored_cells(u.pk for u in users)

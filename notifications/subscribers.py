@@ -28,6 +28,8 @@ def _people(seats: list[Seat], positions=None) -> dict[int, Seat]:
 
 def turn_changed(game_id: int, version: int, positions: list[int], **_details) -> None:
     """Your move: one notice per seat whose clock just started (coalesced per player by the dispatcher)."""
+    if not dispatch.has_channels():
+        return
     game, seats = _game(game_id, Game.Status.ACTIVE)
     people = {user_id: s for user_id, s in _people(seats, set(positions)).items() if s.deadline is not None}
     if game is None or not people:
@@ -40,6 +42,8 @@ def turn_changed(game_id: int, version: int, positions: list[int], **_details) -
 
 def clock_warning(game_id: int, version: int, position: int, **_details) -> None:
     """Time running out: the same moment (and once a turn) as the email's warning."""
+    if not dispatch.has_channels():
+        return
     game, seats = _game(game_id, Game.Status.ACTIVE)
     people = _people(seats, {position})
     if game is None or not people:
@@ -56,6 +60,8 @@ def clock_warning(game_id: int, version: int, position: int, **_details) -> None
 def game_finished(game_id: int, version: int | None = None, **_details) -> None:
     """Game over with its one result (`gameplay.results.game_result`); a moderator's
     adjudication is a moderator's decision (its email is the game-over email)."""
+    if not dispatch.has_channels():
+        return
     game, seats = _game(game_id, Game.Status.FINISHED)
     people = _people(seats)
     if game is None or not people:
@@ -84,6 +90,8 @@ def game_aborted(game_id: int, version: int | None = None, **_details) -> None:
 def seat_replaced(game_id: int, version: int, position: int, previous_user_id: int | None = None,
                   reason: str = "", **_details) -> None:
     """A moderator gave the seat of `previous_user_id` to someone else (its email is `emails.seat_replaced`)."""
+    if not dispatch.has_channels():
+        return
     game = Game.objects.filter(pk=game_id).first()
     if game is None or previous_user_id is None:
         return
