@@ -39,7 +39,7 @@ def worded(monkeypatch, game: Game, state: dict) -> dict:
 
 
 @pytest.mark.parametrize("slug", sorted(ENGINES))
-def test_changing_what_a_seat_may_not_know_changes_no_notice_it_is_sent(slug, players, monkeypatch):
+def test_changing_what_a_seat_may_not_know_changes_no_notice_it_is_sent(slug, fake, players, monkeypatch):
     count, options = HIDDEN_PLACES[slug].setups[-1]
     game = started_game(slug, players[:count], options)
     changes = HIDDEN_PLACES[slug].changes(game.state)
