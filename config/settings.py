@@ -349,6 +349,27 @@ PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
     "push.apple.com",
 ])
 
+# Telegram (notifications/telegram/): without TELEGRAM_BOT_TOKEN (from @BotFather)
+# the bot process exits at once and the profile does not offer Telegram.
+# TELEGRAM_BOT_USERNAME names the bot in the profile's deep link (t.me/<name>);
+# unset, it is asked from the Bot API (getMe) once. TELEGRAM_WEBHOOK_URL set:
+# Telegram posts the updates to the site's /telegram/webhook/ (the address
+# given, with TELEGRAM_WEBHOOK_SECRET in its header) instead of the bot
+# process polling for them. TELEGRAM_API_URL: another Bot API server (the
+# tests' local stand-in, or a self-hosted telegram-bot-api).
+TELEGRAM_BOT_TOKEN = env.str("TELEGRAM_BOT_TOKEN", default="")
+TELEGRAM_BOT_USERNAME = env.str("TELEGRAM_BOT_USERNAME", default="").lstrip("@")
+TELEGRAM_WEBHOOK_URL = env.str("TELEGRAM_WEBHOOK_URL", default="")
+TELEGRAM_WEBHOOK_SECRET = env.str("TELEGRAM_WEBHOOK_SECRET", default="")
+TELEGRAM_API_URL = env.str("TELEGRAM_API_URL", default="https://api.telegram.org")
+# How long a profile's "Link Telegram" deep link stays valid.
+TELEGRAM_LINK_MINUTES = env.int("TELEGRAM_LINK_MINUTES", default=15)
+if TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL and not TELEGRAM_WEBHOOK_SECRET:
+    raise ImproperlyConfigured(
+        "TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET (1-256 characters of A-Z, a-z, 0-9, _ and -): "
+        "the webhook refuses updates without it"
+    )
+
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
     "daily-digests": {"task": "notifications.tasks.send_daily_digests",

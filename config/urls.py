@@ -12,6 +12,8 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # The installable app (manifest, /sw.js at the root: its scope is the whole site) and web push.
     path("", include("notifications.push.urls")),
+    # Telegram: the profile's link / unlink and the bot's webhook (notifications/telegram/).
+    path("", include("notifications.telegram.urls")),
     path("", include("pages.urls")),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from notifications.models import Delivery, PushSubscription
+from notifications.models import Delivery, PushSubscription, TelegramLink
 
 
 @admin.register(Delivery)
@@ -30,4 +30,20 @@ class PushSubscriptionAdmin(admin.ModelAdmin):
     readonly_fields = ("user", "endpoint", "p256dh", "auth", "label", "created", "last_success")
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(TelegramLink)
+class TelegramLinkAdmin(admin.ModelAdmin):
+    """Who linked Telegram: read-only (a player unlinks on his profile; deleting a row here unlinks him too)."""
+
+    list_display = ("user", "chat_id", "linked_at", "muted_until", "stopped")
+    list_filter = ("stopped",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

@@ -13,6 +13,7 @@ class NotificationsConfig(AppConfig):
         from gameplay import events
         from notifications import channels, dispatch, emails, subscribers
         from notifications.push.channel import PushChannel
+        from notifications.telegram.channel import TelegramChannel
 
         events.subscribe(events.TURN_CHANGED, emails.turn_started, after_commit=True)
         events.subscribe(events.CLOCK_WARNING, emails.time_warning, after_commit=True)
@@ -28,3 +29,4 @@ class NotificationsConfig(AppConfig):
 
         channels.register(dispatch.EmailChannel())
         channels.register(PushChannel())
+        channels.register(TelegramChannel())

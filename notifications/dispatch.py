@@ -260,6 +260,10 @@ def send_delivery(delivery_id: int, *, retrying: bool = False) -> float | None:
         _finish(row, State.DROPPED, "channel not configured")
         return None
     destination = Destination(name, ident, "")
+    is_muted = getattr(channel, "is_muted", None)  # optional: a channel the player silenced (Telegram's /mute)
+    if is_muted is not None and is_muted(row.user_id):
+        _finish(row, State.DROPPED, "muted")
+        return None
     try:
         channel.send(destination, Notice.from_dict(row.notice))
     except DestinationGone as gone:
@@ -284,6 +288,7 @@ def _failed_attempt(row: Delivery, failure: Exception) -> float | None:
         return None
     wait = get_exponential_backoff_interval(settings.NOTIFY_RETRY_SECONDS, row.attempts - 1,
                                             settings.NOTIFY_RETRY_MAX_SECONDS, full_jitter=False)
+    wait = max(wait, getattr(failure, "retry_after", None) or 0)  # the service said how long (Telegram's 429)
     Delivery.objects.filter(pk=row.pk, state=State.SENDING).update(
         state=State.PENDING, not_before=timezone.now() + timedelta(seconds=wait), note=str(failure)[:200])
     return wait

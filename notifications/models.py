@@ -90,3 +90,9 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} -> {self.user_id} {self.destination}: {self.state}"
+
+
+# The Telegram links live in `notifications.telegram`.
+from notifications.telegram.models import TelegramLink, TelegramLinkToken  # noqa: E402
+
+__all__ = ["Delivery", "KIND_CHOICES", "Mode", "Preference", "PushSubscription", "TelegramLink", "TelegramLinkToken"]

@@ -65,3 +65,53 @@ def players(django_user_model):
 @pytest.fixture
 def run_on_commit(django_capture_on_commit_callbacks):
     return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+# --- Telegram: the local Bot API stand-in (tests/notifications/telegram_stand_in.py) --------------
+
+
+@pytest.fixture(scope="session")
+def bot_api():
+    from tests.notifications.telegram_stand_in import StandIn
+
+    stand_in = StandIn().start()
+    yield stand_in
+    stand_in.stop()
+
+
+@pytest.fixture
+def telegram(settings, bot_api):
+    """The site's bot configured against the stand-in (fresh records for each test)."""
+    from django.core.cache import cache
+
+    from notifications.telegram.bot import USERNAME_CACHE_KEY
+
+    settings.TELEGRAM_BOT_TOKEN = bot_api.token
+    settings.TELEGRAM_API_URL = bot_api.url
+    settings.TELEGRAM_BOT_USERNAME = ""
+    settings.TELEGRAM_WEBHOOK_URL = ""
+    cache.delete(USERNAME_CACHE_KEY)
+    with bot_api._lock:
+        bot_api.messages.clear()
+        bot_api.calls.clear()
+        bot_api._updates.clear()
+        bot_api._failures.clear()
+    return bot_api
+
+
+def bot_hears(stand_in, chat_id: int, text: str, language: str = "en") -> list[dict]:
+    """The bot's dispatcher handles `text` from chat `chat_id` in this process (as the webhook
+    does; its Bot talks to the stand-in); returns the messages it sent to that chat."""
+    from asgiref.sync import async_to_sync
+
+    from notifications.telegram import bot
+
+    update = stand_in.update(chat_id, text, language)
+    before = len(stand_in.messages_to(chat_id))
+
+    async def feed() -> None:
+        async with bot.new_bot() as telegram:
+            await bot.new_dispatcher().feed_raw_update(telegram, update)
+
+    async_to_sync(feed)()
+    return stand_in.messages_to(chat_id)[before:]
