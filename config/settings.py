@@ -258,6 +258,12 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+# The queue this process' tasks go to (Celery's default is "celery", shared by
+# every worker). A set of web and worker processes of its own (a machine) may
+# name its own queue and start its workers on it (`-Q`), so that the deadlines
+# and computer moves its players' moves queue are run next to them; beat's
+# sweep still finds, from its one set, whatever a set's queue loses.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this
