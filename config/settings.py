@@ -314,6 +314,13 @@ LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # A player counts as "on the game page" this long after its last heartbeat.
+# Past saturation: the socket frames that change state (moves, chat, "ahead")
+# waiting for a daphne process' database thread at most, and how long one may
+# wait for its turn; beyond either it is answered "busy" and the page resends
+# it a moment later (gameplay/inbound.py, `in_line`). At about 16 ms a move,
+# 100 in line are 1.6 s of work.
+SOCKET_LINE_LIMIT = env.int("SOCKET_LINE_LIMIT", default=100, validate=validate.Range(min=1))
+SOCKET_LINE_SECONDS = env.float("SOCKET_LINE_SECONDS", default=5.0, validate=validate.Range(min=0))
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)

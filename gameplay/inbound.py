@@ -34,7 +34,15 @@ The same module holds the other two things every inbound path shares:
   (SQLite's "database is locked", PostgreSQL's lock and serialization
   failures), which the boundary answers with the error code "busy" (HTTP 503,
   Retry-After) instead of a server error; `close_busy` is that answer while
-  a socket opens (close code 4503).
+  a socket opens (close code 4503);
+- `in_line(func, *args)`: a socket's state change run on the process'
+  database thread (channels runs every consumer's database work on one
+  thread per process), in a line of bounded length and wait: past
+  saturation a frame is answered "busy" at once (the line is full:
+  `SOCKET_LINE_LIMIT`) or when its turn comes after more than
+  `SOCKET_LINE_SECONDS` (untouched: its player has been waiting that long
+  and the page sends it again), never left waiting for as long as the
+  line grows.
 """
 
 from __future__ import annotations
@@ -42,10 +50,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 import uuid
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
@@ -296,11 +306,18 @@ _BUSY_SQLITE = ("database is locked", "database table is locked", "database sche
 BUSY = _("The server is busy; nothing was changed. Try again in a moment.")
 
 
+class LineFull(OperationalError):
+    """This process' database thread has more frames in line than it may, or
+    this one waited too long for its turn: busy, nothing done."""
+
+
 def database_busy(exc: BaseException) -> bool:
     """Whether `exc` says the database is locked or busy now (worth a retry),
     rather than broken."""
     if not isinstance(exc, OperationalError):
         return False
+    if isinstance(exc, LineFull):
+        return True
     cause = exc.__cause__ or exc
     if (getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)) in _BUSY_SQLSTATES:  # psycopg 3 or 2
         return True
@@ -308,6 +325,37 @@ def database_busy(exc: BaseException) -> bool:
         return True
     text = str(cause).lower()
     return any(fragment in text for fragment in _BUSY_SQLITE)
+
+
+class SocketLine:
+    """The sockets' state changes waiting for, or running on, this process'
+    database thread: how many, and whether one more may join."""
+
+    waiting = 0
+
+    @classmethod
+    async def run(cls, func, *args):
+        if cls.waiting >= settings.SOCKET_LINE_LIMIT:
+            raise LineFull("the line for the database is full")
+        joined = time.monotonic()
+
+        def when_its_turn_comes():
+            if time.monotonic() - joined > settings.SOCKET_LINE_SECONDS:
+                raise LineFull("waited too long for the database")
+            return func(*args)
+
+        cls.waiting += 1  # only the event loop's thread counts
+        try:
+            return await database_sync_to_async(when_its_turn_comes)()
+        finally:
+            cls.waiting -= 1
+
+
+async def in_line(func, *args):
+    """`func(*args)` on the process' database thread, as `database_sync_to_async`
+    runs it, unless the line is full or it waited too long for its turn
+    (`LineFull`, a busy database to every boundary: answered "busy")."""
+    return await SocketLine.run(func, *args)
 
 
 class GatedConsumer(AsyncJsonWebsocketConsumer):
