@@ -321,6 +321,8 @@ class LiveGame:
 
     async def play(self) -> None:
         client = self.client
+        if client.idle:
+            return  # only the heartbeats, if any (--idle-sockets)
         await asyncio.sleep(max(0.0, client.t_start - time.monotonic()) + self.rng.uniform(0, client.think))
         while not self.over:
             await asyncio.sleep(client.think * self.rng.uniform(0.5, 1.5))
@@ -398,6 +400,7 @@ class ClientRun:
         self.conn = conn
         self.origin = spec["origin"]
         self.think = spec["think"]
+        self.idle = spec.get("idle", False)
         self.timeout = spec["timeout"]
         self.heartbeat = spec["heartbeat"]
         self.connect_parallel = spec["connect_parallel"]
@@ -624,6 +627,14 @@ class Clients:
     def send(self, message) -> None:
         for conn in self.conns:
             conn.send(message)
+
+    def release(self) -> None:
+        """Tell client processes still waiting for "start" to close their sockets and end."""
+        for conn in self.conns:
+            try:
+                conn.send(("stop", None))
+            except OSError:  # it ended already
+                pass
 
     def stop(self, graceful: bool) -> None:
         """graceful: they sent their results and are closing their sockets; else stop them now."""
@@ -1020,6 +1031,8 @@ class IdleMemory:
     rss_before: list[int]
     rss_after: list[int]
     seconds: float
+    cpu: dict | None = None  # with --heartbeat: the cores the pings took
+    window: float = 0.0
 
 
 def daphne_rss(servers: list[Server]) -> list[int]:
@@ -1055,7 +1068,7 @@ def measure_idle_sockets(args, processes: int, redis_url: str, db_url: str, orig
 
     def spec(entries: list[dict], c: int) -> dict:
         return {"games": entries, "origin": origin, "think": args.think, "timeout": args.timeout,
-                "heartbeat": 0, "seed": c, "connect_parallel": args.connect_parallel}
+                "heartbeat": args.heartbeat, "seed": c, "connect_parallel": args.connect_parallel, "idle": True}
 
     try:
         wait_listening(servers)
@@ -1074,10 +1087,24 @@ def measure_idle_sockets(args, processes: int, redis_url: str, db_url: str, orig
         after = daphne_rss(servers)
         progress(f"[{label}] {copies * SEATS - failed} sockets open in {seconds:.0f} s; daphne RSS "
                  f"{'+'.join(f'{b / 2**20:.0f}' for b in before)} -> {'+'.join(f'{a / 2**20:.0f}' for a in after)} MiB")
-        return IdleMemory(processes, copies * SEATS, copies * SEATS - failed, before, after, seconds)
+        memory = IdleMemory(processes, copies * SEATS, copies * SEATS - failed, before, after, seconds)
+        if args.heartbeat:  # the same sockets, each sending the page's ping every --heartbeat seconds
+            window = max(args.seconds, 2 * args.heartbeat)
+            progress(f"[{label}] their heartbeats: a ping every {args.heartbeat:g} s each, {window:.0f} s measured")
+            t_start = time.monotonic() + 0.5
+            t_measure, t_end = t_start + args.heartbeat, t_start + args.heartbeat + window
+            clients.send(("start", (t_start, t_measure, t_end)))
+            warm.release()
+            time.sleep(max(0.0, t_measure - time.monotonic()))
+            meter = CpuMeter({"daphne": [s.proc.pid for s in servers], "clients": [p.pid for p in clients.procs],
+                              "database": database_server_pids(db_url)})
+            time.sleep(max(0.0, t_end - time.monotonic()))
+            memory.cpu, memory.window = meter.finish(), window
+            clients.gather("result", args.timeout + 60)
+        return memory
     finally:
-        clients.send(("stop", None))
-        warm.send(("stop", None))
+        clients.release()
+        warm.release()
         clients.stop(graceful=True)
         warm.stop(graceful=True)
         for s in servers:
@@ -1095,6 +1122,14 @@ def idle_report(args, idle: list[IdleMemory]) -> list[str]:
                    f"in {m.seconds:.0f} s; RSS {'+'.join(f'{b / 2**20:.0f}' for b in m.rss_before)} -> "
                    f"{'+'.join(f'{a / 2**20:.0f}' for a in m.rss_after)} MiB, "
                    f"{grown / max(1, m.opened) / 1024:.0f} KiB per socket")
+        if m.cpu:
+            roles = m.cpu["roles"]
+            pings = m.opened / args.heartbeat
+            daphne, database = sum(roles["daphne"]), sum(roles.get("database") or [0.0])
+            out.append(f"    with a ping every {args.heartbeat:g} s each ({pings:.0f} pings/s, a database write each): "
+                       f"daphne {daphne:.2f} + postgresql {database:.2f} cores, "
+                       f"{1000 * (daphne + database) / pings:.1f} ms per ping; other {m.cpu['other']:.2f}, "
+                       f"load average {m.cpu['load']:.1f}")
     return out
 
 
