@@ -1012,15 +1012,21 @@ def ramp_steps(args):
 
 
 def past_capacity(args, outcomes: list["Outcome"], processes: int) -> bool:
-    """Whether the last row of `processes` passed the capacity factor (its p99 over
-    that x the one-game p99), or lost moves (timeouts, refusals): the ramp's end."""
+    """Whether the ramp of `processes` ends here: its last --ramp-patience rows
+    each passed the capacity factor (their p99 over that x the one-game p99)
+    or lost moves (timeouts, refusals). One row past it may be a neighbour's
+    burst on a shared machine; the next, larger, step tells."""
     rows = [o for o in outcomes if o.processes == processes]
-    base, last = rows[0], rows[-1]
-    if last is base or not base.samples:
+    base, recent = rows[0], rows[1:][-args.ramp_patience:]
+    if len(recent) < args.ramp_patience or not base.samples:
         return False
-    lost = last.counts.get("timeout", 0) + sum(n for k, n in last.counts.items() if k.startswith("refused"))
-    return lost > 0 or not last.samples or \
-        quantile(last.samples, 0.99) > args.capacity_factor * quantile(base.samples, 0.99)
+
+    def beyond(o: "Outcome") -> bool:
+        lost = o.counts.get("timeout", 0) + sum(n for k, n in o.counts.items() if k.startswith("refused"))
+        return lost > 0 or not o.samples or \
+            quantile(o.samples, 0.99) > args.capacity_factor * quantile(base.samples, 0.99)
+
+    return all(beyond(o) for o in recent)
 
 
 @dataclass
@@ -1166,6 +1172,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="after the --games list, multiply the games by --ramp-factor until the p99 passes "
                              "--capacity-factor x the one-game p99 (or moves time out); stop each process count there")
     parser.add_argument("--ramp-factor", type=float, default=1.5, help="the ramp's step (default 1.5)")
+    parser.add_argument("--ramp-patience", type=int, default=2,
+                        help="the ramp ends after this many steps in a row past the capacity factor (default 2)")
     parser.add_argument("--max-games", type=int, default=1000, help="the ramp's last step at most (default 1000)")
     parser.add_argument("--idle-sockets", type=int, default=0,
                         help="after each process count, the daphne RSS with this many idle sockets open (e.g. 1000)")
@@ -1179,8 +1187,8 @@ def parse_args(argv=None) -> argparse.Namespace:
             setattr(args, name, value)
     args.games = sorted(set(args.games) | {1})
     args.processes = list(dict.fromkeys(args.processes))
-    if args.ramp_factor <= 1:
-        parser.error("--ramp-factor must be above 1")
+    if args.ramp_factor <= 1 or args.ramp_patience < 1:
+        parser.error("--ramp-factor must be above 1, --ramp-patience at least 1")
     if args.think <= 0 or args.seconds <= 0 or args.timeout <= 0 or args.warmup < 0 or args.heartbeat < 0:
         parser.error("--think, --seconds and --timeout must be positive; --warmup and --heartbeat not negative")
     return args

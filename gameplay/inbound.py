@@ -47,7 +47,9 @@ The same module holds the other two things every inbound path shares:
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import re
 import time
@@ -67,6 +69,8 @@ from limits.strategies import MovingWindowRateLimiter
 
 from accounts import sockets
 from gameplay.services.base import is_storable_text
+
+log = logging.getLogger(__name__)
 
 MAX_BYTES = 16 * 1024  # a 500-character chat message written entirely as \\u escapes fits with room to spare
 MAX_DEPTH = 8  # the deepest real message, a move with a list of cards, is 3 levels deep
@@ -399,6 +403,25 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         await self.join_session_groups()
         await super().accept(subprotocol, headers)
         self.accepted = True
+        self.keeping_groups = asyncio.ensure_future(self.keep_groups())
+
+    def member_of(self) -> list[str]:
+        """The groups this socket joined (its game's or account's, its session's)."""
+        return [group for group in (getattr(self, "group", None), *getattr(self, "session_groups", ())) if group]
+
+    async def keep_groups(self) -> None:
+        """Join this socket's groups again every half `group_expiry` of the
+        channel layer: channels drops a member from a group that long (a day)
+        after it joined, and a correspondence game's page may stay open for
+        days; without this it would stop getting the game's moves after one."""
+        period = getattr(self.channel_layer, "group_expiry", 86400) / 2
+        while True:
+            await asyncio.sleep(period)
+            for group in self.member_of():
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except Exception:  # Redis away for a moment: the next round tries again, well within the expiry
+                    log.warning("could not renew the membership of group %s", group, exc_info=True)
 
     async def join_session_groups(self) -> None:
         """The socket ends with its session and its account's sessions (`accounts.sockets`)."""
@@ -431,6 +454,8 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         await self.send_error("busy", BUSY)
 
     async def disconnect(self, code):
+        if getattr(self, "keeping_groups", None):
+            self.keeping_groups.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         for group in getattr(self, "session_groups", ()):
