@@ -5,6 +5,9 @@ games moving at once; how a move's round trip grows with the number of games.
     python -m bench.live_scale --quick                  # smoke run, about a minute
     python -m bench.live_scale --processes 1,2          # each process count in turn
     python -m bench.live_scale --games 1,20,40 --seconds 60 --think 5
+    python -m bench.live_scale --processes 1,2,4 --games 1,25,50 --ramp --idle-sockets 1000
+                                                        # ramp each until the p99 passes 3x one game's;
+                                                        # then the RSS of 1,000 idle sockets
 
 Run it from the project root. Progress lines go to stderr, the report to
 stdout. The exit status is 0 unless something failed to start or died (a
@@ -104,6 +107,15 @@ clients share (see the cores line of each row; a daphne process at 1.0 is
 saturated). The one-game p99 (the maximum of about 100 moves) is the
 noisiest figure and every p99 ratio depends on it: a run of its own moves it
 by 1.5-3x on a shared machine; use `--min-samples` for more.
+
+The ramp (`--ramp`): after the `--games` list, each process count goes on
+with games x `--ramp-factor` (1.5) until `--ramp-patience` (2) steps in a
+row had their p99 past the capacity factor or lost moves (timeouts,
+refusals), or `--max-games`. Each row names the load average and the cores
+of the PostgreSQL server (the postmaster on the URL's port and its children
+as the window starts). `--idle-sockets N`: after each process count, fresh
+processes warmed by one game, their RSS, then N idle sockets and their RSS
+again (with `--heartbeat`, then the cores the sockets' pings take).
 
 Not included: the game page's 30-second heartbeat (`--heartbeat 30` adds it:
 one database write per socket every 30 s), the badge socket /ws/me/, HTTP
