@@ -39,10 +39,10 @@ The same module holds the other two things every inbound path shares:
   database thread (channels runs every consumer's database work on one
   thread per process), in a line of bounded length and wait: past
   saturation a frame is answered "busy" at once (the line is full:
-  `SOCKET_LINE_LIMIT`) or when its turn comes after more than
-  `SOCKET_LINE_SECONDS` (untouched: its player has been waiting that long
-  and the page sends it again), never left waiting for as long as the
-  line grows.
+  `SOCKET_LINE_LIMIT`, or the wait it would have passes
+  `SOCKET_LINE_SECONDS`), or, as a backstop, when its turn comes after
+  three times that (untouched; the page sends it again), never left
+  waiting for as long as the line grows.
 """
 
 from __future__ import annotations
@@ -333,20 +333,38 @@ def database_busy(exc: BaseException) -> bool:
 
 class SocketLine:
     """The sockets' state changes waiting for, or running on, this process'
-    database thread: how many, and whether one more may join."""
+    database thread: how many, how long one takes (a moving average), and
+    whether one more may join.
+
+    A frame joins unless the line is full or the wait it would have (those
+    ahead of it x the time each takes) passes SOCKET_LINE_SECONDS: it is told
+    "busy" at once, before it waited at all. One that joined is served,
+    unless other work on the thread (states asked for, sockets opening) made
+    it wait three times that long (then "busy" too, unapplied)."""
 
     waiting = 0
+    seconds_each = 0.0  # the moving average of the time one takes on the thread
+    WEIGHT = 0.05
+
+    @classmethod
+    def expected_wait(cls) -> float:
+        return cls.waiting * cls.seconds_each
 
     @classmethod
     async def run(cls, func, *args):
-        if cls.waiting >= settings.SOCKET_LINE_LIMIT:
+        if cls.waiting >= settings.SOCKET_LINE_LIMIT or cls.expected_wait() > settings.SOCKET_LINE_SECONDS:
             raise LineFull("the line for the database is full")
         joined = time.monotonic()
 
         def when_its_turn_comes():
-            if time.monotonic() - joined > settings.SOCKET_LINE_SECONDS:
+            started = time.monotonic()
+            if started - joined > 3 * settings.SOCKET_LINE_SECONDS:
                 raise LineFull("waited too long for the database")
-            return func(*args)
+            try:
+                return func(*args)
+            finally:
+                took = time.monotonic() - started
+                cls.seconds_each += cls.WEIGHT * (took - cls.seconds_each)  # one thread writes it
 
         cls.waiting += 1  # only the event loop's thread counts
         try:

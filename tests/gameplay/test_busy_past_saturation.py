@@ -65,6 +65,26 @@ def test_a_move_finding_the_line_full_is_answered_busy_while_the_database_thread
     assert inbound.SocketLine.waiting == 0
 
 
+def test_a_move_that_would_wait_too_long_is_answered_busy_at_once(joker_game, players, settings, monkeypatch):
+    settings.SOCKET_LINE_SECONDS = 5
+    position, user = acting_player(joker_game, players)
+    headers = headers_for(user)
+    move = {"type": "move", "action": a_legal_action(joker_game, position), "version": 0, "move_id": "m-long"}
+    monkeypatch.setattr(inbound.SocketLine, "waiting", 3)  # three ahead of it, 2 s each: a 6-second wait
+    monkeypatch.setattr(inbound.SocketLine, "seconds_each", 2.0)
+
+    async def scenario():
+        ws = await opened(joker_game.pk, headers)
+        await ws.send_json_to(move)
+        answer = await next_of(ws, ("error", "ack"))
+        await ws.disconnect()
+        return answer
+
+    answer = async_to_sync(scenario)()
+    assert (answer["type"], answer["code"], answer["move_id"]) == ("error", "busy", "m-long"), answer
+    assert Game.objects.get(pk=joker_game.pk).version == 0
+
+
 class SlowClock:
     """time.monotonic for inbound: a minute passes between any two readings."""
 
