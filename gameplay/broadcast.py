@@ -27,7 +27,6 @@ from django.utils import timezone, translation
 from accounts.models import Vacation
 from gameplay import lookups
 from gameplay.engine import get_engine
-from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
 from gameplay.loading import seats_loaded, with_seats
@@ -171,10 +170,9 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
     for card in view.get("hand") or []:
         if card in playable:
             continue
-        try:
-            engine.apply(state, position, {"type": "play", key: card})
-        except IllegalMove as exc:
-            reasons[card] = engine_message_text(exc)
+        refusal = engine.refusal(state, position, {"type": "play", key: card})
+        if refusal is not None:
+            reasons[card] = engine_message_text(refusal)
     return reasons
 
 

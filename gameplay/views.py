@@ -126,13 +126,13 @@ def with_opponents(seats: list[Seat]) -> list[Seat]:
 
 
 def paginated(request: HttpRequest, items, param: str = "page", per_page: int = GAMES_PER_PAGE,
-              anchor: str = "") -> Page:
+              anchor: str = "", paginator: type[Paginator] = Paginator) -> Page:
     """One page of `items` (Django's Paginator) for the query parameter
     `param`: a missing or malformed number gives the first page, one out of
     range the last. `page.previous_url` and `page.next_url` link to its
     neighbours ("" at either end), keeping the request's other parameters;
     `anchor` is the id of the list on the page they scroll to."""
-    page = Paginator(items, per_page).get_page(request.GET.get(param))
+    page = paginator(items, per_page).get_page(request.GET.get(param))
     fragment = f"#{anchor}" if anchor else ""
 
     def url(number: int) -> str:

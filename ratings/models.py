@@ -35,7 +35,7 @@ class Rating(models.Model):
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
         constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_rating_per_player_and_game")]
-        indexes = [# The leaderboard's count (leaderboard_size): the active players, from the index alone.
+        indexes = [# The provisional players of a game kind, active lately (provisional_players).
                    models.Index(fields=["engine", "updated_at", "games"], name="rating_engine_updated_games"),
                    # The leaderboard: the players out of the provisional mark, best first.
                    models.Index(models.F("engine"), models.F("ordinal").desc(), models.F("user"),

@@ -227,7 +227,8 @@ def leaderboard(engine: str, now: datetime):
     in the order they joined): those with enough rated games to be out of
     the provisional mark, who played rated in the last
     LEADERBOARD_ACTIVE_DAYS days. Read along the index rating_leaderboard,
-    best first, whatever the number of players; `leaderboard_size` counts them.
+    best first, whatever the number of players; the page is not counted
+    (`gameplay.paging.OpenEndedPaginator`).
 
     The activity test is written so that no index serves it (COALESCE of the
     column with itself): SQLite, which keeps no statistics, otherwise reads
@@ -237,12 +238,6 @@ def leaderboard(engine: str, now: datetime):
     return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES)
             .alias(active_at=Coalesce("updated_at", "updated_at")).filter(active_at__gte=_active_since(now))
             .select_related("user").order_by("-ordinal", "user_id"))
-
-
-def leaderboard_size(engine: str, now: datetime) -> int:
-    """How many players `leaderboard` lists (counted from the index rating_engine_updated_games alone)."""
-    return Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
-                                 updated_at__gte=_active_since(now)).count()
 
 
 def _active_since(now: datetime) -> datetime:
