@@ -168,7 +168,8 @@ def advance(game_id: int, moves: int, rng: random.Random) -> None:
         game.state = state
         game.version += len(rows)
         game.turn_started_at = timezone.now()
-        game.save(update_fields=["state", "version", "turn_started_at"])
+        game.keep_history()  # stored as the services store it: the history in its own column
+        game.save(update_fields=["state", "history", "version", "turn_started_at"])
 
 
 def game_length(seed: int) -> int:

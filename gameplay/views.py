@@ -37,7 +37,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     open_tables = (
         Game.objects.filter(status=Game.Status.OPEN, is_private=False)
-        .defer("state")
+        .defer("state", "history")
         .annotate(taken=Coalesce(Subquery(taken), 0))
         .select_related("created_by")[:50]
     )
@@ -172,7 +172,7 @@ def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page",
     page = paginated(request, ids if count is None else CountedRows(ids, count), param, anchor=anchor)
     ids = list(page.object_list)
     loaded = (Seat.objects.select_related("game", "game__fixture__division__season__league")
-              .defer("game__state").in_bulk(ids))
+              .defer("game__state", "game__history").in_bulk(ids))
     page.object_list = [loaded[pk] for pk in ids if pk in loaded]
     return page
 
