@@ -248,10 +248,12 @@ def _active_since(now: datetime) -> datetime:
 
 def provisional_players(engine: str, now: datetime):
     """The players of a game kind not on its leaderboard yet for too few rated games (fewer than
-    PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating."""
+    PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating
+    (equal ones in the order they joined, as on the leaderboard: ordering by username made
+    PostgreSQL read every user to sort, 11 ms at 10,000 players)."""
     return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES,
                                   updated_at__gte=_active_since(now))
-            .select_related("user").order_by("-ordinal", "user__username"))
+            .select_related("user").order_by("-ordinal", "user_id"))
 
 
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:
