@@ -77,7 +77,9 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
     engine = get_engine(game.engine)
     payload["view"] = engine.view(game.state, position)
     if position is not None and game.status == Game.Status.ACTIVE:
-        payload["legal"] = engine.legal_actions(game.state, position)
+        # Every engine's view of a seat holds that seat's legal actions: computed once, not twice.
+        view_legal = payload["view"].get("legal_actions") if isinstance(payload["view"], dict) else None
+        payload["legal"] = view_legal if view_legal is not None else engine.legal_actions(game.state, position)
         payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
