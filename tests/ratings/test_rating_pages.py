@@ -138,3 +138,12 @@ def test_the_leaderboard_pages_its_players_without_counting_them(people, django_
     # A page past the end (a hand-made link) shows the last one, as the other lists do.
     beyond = client.get(url + "?page=9")
     assert beyond.context["page"].number == 3 and len(beyond.context["rows"]) == 20
+
+
+def test_equal_provisional_ratings_are_listed_in_the_order_the_players_joined(people, django_user_model):
+    now = timezone.now()
+    users = [django_user_model.objects.create_user(name, password=None) for name in ("zed", "amy", "kim")]
+    Rating.objects.bulk_create(Rating(user=u, engine="joker", mu=1500, sigma=100, games=2, updated_at=now)
+                               for u in users)
+    response = client_for(people[0]).get(reverse("leaderboard", args=["joker"]))
+    assert [r.user.username for r in response.context["provisional"]] == ["zed", "amy", "kim"]
