@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
@@ -29,6 +30,7 @@ from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.models import Game
 from gameplay.services.base import is_storable_text
+from notifications import dispatch
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +190,11 @@ def _after_challenge_sent(challenge: Challenge, users: list) -> None:
             challenge_received.send(sender=Challenge, challenge=challenge, user=user)
         except Exception:
             log.exception("a receiver of challenge_received failed for challenge %s", challenge.pk)
+    try:  # push and Telegram (the email above is this app's own)
+        dispatch.notify_challenge(challenge.pk, users, challenger=challenge.created_by.name, engine=challenge.engine,
+                                  url_path=reverse("challenges"))
+    except Exception:
+        log.exception("the notices of challenge %s failed", challenge.pk)
 
 
 def _locked_challenge(challenge_id) -> Challenge:
