@@ -129,7 +129,7 @@ def current_seats(user) -> QuerySet[Seat]:
 
 
 def _load(ids: list[int]) -> list[Seat]:
-    loaded = Seat.objects.select_related(*RELATED).defer("game__state").in_bulk(ids)
+    loaded = Seat.objects.select_related(*RELATED).defer("game__state", "game__history").in_bulk(ids)
     return [loaded[pk] for pk in ids if pk in loaded]
 
 
@@ -141,7 +141,7 @@ def _recently_ended(user, now: datetime) -> list[Seat]:
     return list(Seat.objects.filter(user=user, game_id__in=Subquery(newest),
                                     game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
                                     game__finished_at__gte=now - timedelta(days=RECENT_DAYS))
-                .select_related(*RELATED).defer("game__state").order_by("-game__finished_at")[:RECENT_LIMIT])
+                .select_related(*RELATED).defer("game__state", "game__history").order_by("-game__finished_at")[:RECENT_LIMIT])
 
 
 def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
@@ -281,7 +281,7 @@ def friends(user) -> list[Friend]:
     if ids:
         public_in_play = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False).values("id")
         seats = (Seat.objects.filter(user_id__in=ids, game_id__in=public_in_play)
-                 .select_related("game").defer("game__state").order_by("-game_id"))
+                 .select_related("game").defer("game__state", "game__history").order_by("-game_id"))
         for seat in seats:
             games.setdefault(seat.user_id, []).append(
                 {"id": seat.game_id, "url": reverse("game", args=[seat.game_id]),
