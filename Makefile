@@ -62,6 +62,11 @@ run: migrate var/vapid.env
 	echo "Serving on http://$$WEB_HOST:$$WEB_PORT/ (Ctrl-C stops everything); links in emails: $${SITE_URL:-SITE_URL of .env}"; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
+# With TEST_DATABASE_URL, the first run already includes the multi-process
+# PostgreSQL tests (tests/integration: several processes, two sets of them on
+# one database, whose fixture creates a database on that server); the second
+# runs the database tests of tests/gameplay again with PostgreSQL as the
+# test database.
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

@@ -258,6 +258,12 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+# The queue this process' tasks go to (Celery's default is "celery", shared by
+# every worker). A set of web and worker processes of its own (a machine) may
+# name its own queue and start its workers on it (`-Q`), so that the deadlines
+# and computer moves its players' moves queue are run next to them; beat's
+# sweep still finds, from its one set, whatever a set's queue loses.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this
@@ -308,6 +314,13 @@ LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # A player counts as "on the game page" this long after its last heartbeat.
+# Past saturation: the socket frames that change state (moves, chat, "ahead")
+# waiting for a daphne process' database thread at most, and how long one may
+# wait for its turn; beyond either it is answered "busy" and the page resends
+# it a moment later (gameplay/inbound.py, `in_line`). At about 16 ms a move,
+# 100 in line are 1.6 s of work.
+SOCKET_LINE_LIMIT = env.int("SOCKET_LINE_LIMIT", default=100, validate=validate.Range(min=1))
+SOCKET_LINE_SECONDS = env.float("SOCKET_LINE_SECONDS", default=5.0, validate=validate.Range(min=0))
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)

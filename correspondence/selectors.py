@@ -366,7 +366,7 @@ def friends(user) -> list[Friend]:
     if ids:
         public_in_play = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False).values("id")
         seats = (Seat.objects.filter(user_id__in=ids, game_id__in=public_in_play)
-                 .select_related("game").defer("game__state").order_by("-game_id"))
+                 .select_related("game").defer("game__state", "game__history").order_by("-game_id"))
         for seat in seats:
             games.setdefault(seat.user_id, []).append(
                 {"id": seat.game_id, "url": reverse("game", args=[seat.game_id]),
