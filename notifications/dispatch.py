@@ -39,7 +39,8 @@ looking at: one game -> that game's notice; several -> one
 Email: the channel is registered here too (`EmailChannel`), but "your move",
 "time running out", "game over" and a challenge keep their own richer emails
 (`notifications.emails`, `correspondence.emails`, gated by the same
-preferences); `notify(..., email=True)` sends the others by email.
+preferences, held through the night window and coalesced the same way);
+`notify(..., email=True)` sends the others by email.
 """
 
 from __future__ import annotations

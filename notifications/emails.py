@@ -24,6 +24,13 @@ Who gets what (accounts.User):
 Every email is rendered in the recipient's language and time zone
 (`gameplay/templates/notifications/email/<name>_subject.txt` and `<name>.txt`).
 
+The player's night window and bursts hold for email as for every channel:
+a "your turn" email or time warning due in his night window is queued for
+the window's end (re-checked then: still his turn, same version); and the
+first "your turn" email of a burst also claims his other games waiting for
+his move whose email has not gone yet, making one email "3 games are waiting
+for your move" (their own tasks then find them told).
+
 Once per turn, at most once: the flag (`turn_notified`, `warned`) is written
 in a transaction that holds the game row and the seat row, and the email goes
 out only after that commit (`transaction.on_commit`), so no database lock is
@@ -58,7 +65,7 @@ from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
 from gameplay.replaced import replacement_of
 from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
-from notifications import preferences
+from notifications import dispatch, preferences
 from notifications.channels import GAME_OVER, MODERATION, TIME_WARNING, YOUR_MOVE
 
 log = logging.getLogger(__name__)
@@ -180,8 +187,14 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
             return False  # a push device or Telegram tells him (the email is the fallback)
         if current_vacation(user) is not None:
             return False  # his clocks are stopped; the digest of his return is the lobby
+        if _held_for_the_night(user, now, send_turn_email, (game_id, version, position)):
+            return False
         seat.turn_notified = True
         seat.save(update_fields=["turn_notified"])
+        others = _claim_other_waiting_turns(user, game.pk, now)
+        if others:
+            _send_on_commit(user.email, *_your_turns_email(user, [seat, *others]))
+            return True
         subject, body = render_email(user, "your_turn", {
             "game": game, "seat": seat, "deadline": seat.deadline,
             "in_reserve": seat.in_reserve,
@@ -190,6 +203,32 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
         })
         _send_on_commit(user.email, subject, body)
     return True
+
+
+def _claim_other_waiting_turns(user, game_id: int, now) -> list[Seat]:
+    """His other games waiting for his move whose "your turn" email has not
+    gone yet and whose page he is not on: claimed (marked told) for this one
+    email, so a burst of turns makes one email rather than one per game; their
+    own tasks then find them told. Seats another task holds are left to it."""
+    seats = [
+        seat for seat in Seat.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(user=user, game__status=Game.Status.ACTIVE, deadline__isnull=False, turn_notified=False, is_bot=False)
+        .exclude(game_id=game_id).select_related("game").order_by("game_id")
+        if not _is_present(seat, now)
+    ]
+    if seats:
+        Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(turn_notified=True)
+    return seats
+
+
+def _your_turns_email(user, seats: list[Seat]) -> tuple[str, str]:
+    """One email for several games that started waiting for his move within a
+    few minutes of each other ("3 games are waiting for your move")."""
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        games = [{"game": seat.game, "engine_name": _engine_name(seat.game), "deadline": seat.deadline,
+                  "url": _absolute(seat.game.get_absolute_url())} for seat in sorted(seats, key=lambda s: s.game_id)]
+    return render_email(user, "your_turns", {"games": games, "count": len(games),
+                                             "my_games_url": _absolute(reverse("my_games"))})
 
 
 def _reserve_text(seat: Seat) -> str:
@@ -214,12 +253,33 @@ def time_warning(game_id: int, version: int, position: int) -> None:
         return
     if not preferences.email_wanted_now(user, TIME_WARNING):
         return
+    if game.version != version or _held_for_the_night(user, timezone.now(), send_held_time_warning,
+                                                      (game_id, version, position)):
+        return
     subject, body = render_email(user, "time_warning", {
         "game": game, "seat": seat, "deadline": services.runs_out_at(seat, game),
         "forfeit": services.expiry_forfeits(game, position),
         "game_url": _absolute(game.get_absolute_url()),
     })
     _send(user.email, subject, body)
+
+
+@shared_task(ignore_result=True)
+def send_held_time_warning(game_id: int, version: int, position: int) -> None:
+    """The time warning held through the player's night window: sent in the
+    morning if the turn it warned of is still on (same version)."""
+    time_warning(game_id, version, position)
+
+
+def _held_for_the_night(user, now, task, args: tuple) -> bool:
+    """If `now` is in the player's night window, queue `task` for the window's
+    end (after the commit) and say so: the email waits for the morning, as
+    every other channel's notice does (`dispatch.night_end`)."""
+    morning = dispatch.night_end(user, now)
+    if morning is None:
+        return False
+    transaction.on_commit(lambda: task.apply_async(args, eta=morning))
+    return True
 
 
 # --- game over ---------------------------------------------------------------------

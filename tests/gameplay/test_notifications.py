@@ -18,7 +18,7 @@ from gameplay import services
 from gameplay.models import Game, Seat
 from notifications import emails as notifications
 
-from .conftest import JOKER, a_legal_action, acting_player
+from .conftest import JOKER, a_legal_action, acting_player, started_game
 from moderation.services import games as moderation_actions
 
 pytestmark = pytest.mark.django_db
@@ -265,6 +265,101 @@ def test_the_time_warning_respects_email_notifications_off(joker_game, players, 
 
     assert mail.outbox == []
     assert seat_of(joker_game, position).warned
+
+
+def test_turns_starting_close_together_make_one_email_listing_the_games(players, run_on_commit):
+    games = [started_game("joker", players) for _ in range(3)]
+    player = players[1]
+    Seat.objects.filter(game__in=games, user=player).update(deadline=timezone.now() + timedelta(days=1),
+                                                           turn_notified=False)
+    positions = {game.pk: Seat.objects.get(game=game, user=player).position for game in games}
+    mail.outbox.clear()
+
+    with run_on_commit():
+        sent = [notifications.send_turn_email(game.pk, game.version, positions[game.pk]) for game in games]
+
+    assert sent == [True, False, False]  # the first task's email told him of all three
+    [email] = emails_to(player)
+    assert email.subject == "3 games are waiting for your move"
+    assert all(game_url(game) in email.body for game in games)
+    assert settings.SITE_URL.rstrip("/") + "/my-games/" in email.body
+    assert not Seat.objects.filter(game__in=games, user=player, turn_notified=False).exists()
+
+
+def test_a_game_whose_page_he_is_on_is_left_out_of_the_burst_email(players, run_on_commit):
+    games = [started_game("joker", players) for _ in range(2)]
+    player = players[1]
+    Seat.objects.filter(game__in=games, user=player).update(deadline=timezone.now() + timedelta(days=1),
+                                                           turn_notified=False)
+    Seat.objects.filter(game=games[1], user=player).update(seen_at=timezone.now())
+    mail.outbox.clear()
+    position = Seat.objects.get(game=games[0], user=player).position
+
+    with run_on_commit():
+        assert notifications.send_turn_email(games[0].pk, games[0].version, position) is True
+
+    [email] = emails_to(player)
+    assert email.subject == f"Your move in game #{games[0].pk} (Joker)"
+
+
+def a_night_around(user, moment) -> None:
+    """The player's night window (UTC: the fixture's time zone) runs from an hour before `moment` to two after."""
+    user.night_pause_start = (moment - timedelta(hours=1)).time()
+    user.night_pause_end = (moment + timedelta(hours=2)).time()
+    user.save()
+
+
+def test_a_turn_email_due_in_the_players_night_waits_for_the_morning(joker_game, players, run_on_commit, monkeypatch):
+    position, user = acting_player(joker_game, players)
+    now = timezone.now()
+    a_night_around(user, now)
+    held = []
+    monkeypatch.setattr(notifications.send_turn_email, "apply_async", lambda args, eta: held.append((args, eta)))
+
+    with run_on_commit():
+        assert notifications.send_turn_email(joker_game.pk, joker_game.version, position) is False
+
+    assert mail.outbox == []
+    assert not seat_of(joker_game, position).turn_notified
+    [(args, morning)] = held
+    assert args == (joker_game.pk, joker_game.version, position)
+    assert now + timedelta(hours=1, minutes=59) < morning <= now + timedelta(hours=2)
+
+    with time_machine.travel(morning + timedelta(seconds=1), tick=False), run_on_commit():
+        assert notifications.send_turn_email(*args) is True
+    [email] = mail.outbox
+    assert email.to == [user.email]
+
+
+def test_a_time_warning_due_in_the_players_night_waits_for_the_morning(joker_game, players, run_on_commit,
+                                                                       monkeypatch):
+    position, user = acting_player(joker_game, players)
+    warned_at = seat_of(joker_game, position).warn_at + timedelta(seconds=1)
+    a_night_around(user, warned_at)
+    held = []
+    monkeypatch.setattr(notifications.send_held_time_warning, "apply_async",
+                        lambda args, eta: held.append((args, eta)))
+
+    with time_machine.travel(warned_at, tick=False), run_on_commit():
+        assert services.send_time_warnings(game_id=joker_game.pk) == 1
+
+    assert mail.outbox == []
+    [(args, morning)] = held
+    with time_machine.travel(morning + timedelta(seconds=1), tick=False):
+        notifications.send_held_time_warning(*args)
+    [email] = mail.outbox
+    assert email.subject == f"Less than 20% of your time left in game #{joker_game.pk}"
+
+
+def test_a_held_time_warning_is_not_sent_once_the_turn_is_over(joker_game, players, run_on_commit):
+    position, user = acting_player(joker_game, players)
+    version = joker_game.version
+    make_a_move(joker_game, players, run_on_commit)
+    mail.outbox.clear()
+
+    notifications.send_held_time_warning(joker_game.pk, version, position)
+
+    assert mail.outbox == []
 
 
 # --- game over -------------------------------------------------------------------------
