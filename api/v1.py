@@ -95,7 +95,7 @@ MY_GAMES_LIMIT = 100
                        "first (the nearest deadline on top), then those waiting for others, then your open tables.")
 def my_games(request):
     rows = correspondence.my_games(request.user, limit=MY_GAMES_LIMIT, finished=False)
-    games_by_id = Game.objects.defer("state").in_bulk([row.game_id for row in rows])
+    games_by_id = Game.objects.defer("state", "history").in_bulk([row.game_id for row in rows])
     return [summary(games_by_id[row.game_id], row.position, request.user, my_turn=row.group == correspondence.MY_MOVE)
             for row in rows if row.game_id in games_by_id]
 

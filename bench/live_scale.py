@@ -5,6 +5,9 @@ games moving at once; how a move's round trip grows with the number of games.
     python -m bench.live_scale --quick                  # smoke run, about a minute
     python -m bench.live_scale --processes 1,2          # each process count in turn
     python -m bench.live_scale --games 1,20,40 --seconds 60 --think 5
+    python -m bench.live_scale --processes 1,2,4 --games 1,25,50 --ramp --idle-sockets 1000
+                                                        # ramp each until the p99 passes 3x one game's;
+                                                        # then the RSS of 1,000 idle sockets
 
 Run it from the project root. Progress lines go to stderr, the report to
 stdout. The exit status is 0 unless something failed to start or died (a
@@ -104,6 +107,15 @@ clients share (see the cores line of each row; a daphne process at 1.0 is
 saturated). The one-game p99 (the maximum of about 100 moves) is the
 noisiest figure and every p99 ratio depends on it: a run of its own moves it
 by 1.5-3x on a shared machine; use `--min-samples` for more.
+
+The ramp (`--ramp`): after the `--games` list, each process count goes on
+with games x `--ramp-factor` (1.5) until `--ramp-patience` (2) steps in a
+row had their p99 past the capacity factor or lost moves (timeouts,
+refusals), or `--max-games`. Each row names the load average and the cores
+of the PostgreSQL server (the postmaster on the URL's port and its children
+as the window starts). `--idle-sockets N`: after each process count, fresh
+processes warmed by one game, their RSS, then N idle sockets and their RSS
+again (with `--heartbeat`, then the cores the sockets' pings take).
 
 Not included: the game page's 30-second heartbeat (`--heartbeat 30` adds it:
 one database write per socket every 30 s), the badge socket /ws/me/, HTTP
@@ -321,6 +333,8 @@ class LiveGame:
 
     async def play(self) -> None:
         client = self.client
+        if client.idle:
+            return  # only the heartbeats, if any (--idle-sockets)
         await asyncio.sleep(max(0.0, client.t_start - time.monotonic()) + self.rng.uniform(0, client.think))
         while not self.over:
             await asyncio.sleep(client.think * self.rng.uniform(0.5, 1.5))
@@ -398,6 +412,7 @@ class ClientRun:
         self.conn = conn
         self.origin = spec["origin"]
         self.think = spec["think"]
+        self.idle = spec.get("idle", False)
         self.timeout = spec["timeout"]
         self.heartbeat = spec["heartbeat"]
         self.connect_parallel = spec["connect_parallel"]
@@ -625,6 +640,14 @@ class Clients:
         for conn in self.conns:
             conn.send(message)
 
+    def release(self) -> None:
+        """Tell client processes still waiting for "start" to close their sockets and end."""
+        for conn in self.conns:
+            try:
+                conn.send(("stop", None))
+            except OSError:  # it ended already
+                pass
+
     def stop(self, graceful: bool) -> None:
         """graceful: they sent their results and are closing their sockets; else stop them now."""
         for proc in self.procs:
@@ -670,10 +693,38 @@ class CpuMeter:
         roles = {role: [(b - a) / wall for a, b in zip(r0[role], r1[role])] for role in r0}
         per_cpu = [(b - a) / wall for a, b in zip(b0, b1)]
         ours = sum(sum(v for v in values if not math.isnan(v)) for values in roles.values())
-        return {"roles": roles, "per_cpu": per_cpu, "other": max(0.0, sum(per_cpu) - ours)}
+        return {"roles": roles, "per_cpu": per_cpu, "other": max(0.0, sum(per_cpu) - ours),
+                "load": os.getloadavg()[0]}
 
 
 # --- the benchmark's side: data ------------------------------------------------------------------------
+
+
+def database_server_pids(db_url: str) -> list[int]:
+    """The PostgreSQL server's processes (the postmaster listening on the URL's
+    port and its children: the backends, the writer, the WAL writer...) as the
+    window starts, when the pools have opened their connections; none for SQLite
+    (its work is done in the daphne processes) or a server on another machine."""
+    import psutil
+
+    parts = urlsplit(db_url)
+    if not parts.scheme.startswith("postgres"):
+        return []
+    port = parts.port or 5432
+    try:
+        listening = [c.pid for c in psutil.net_connections("tcp")
+                     if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid]
+    except psutil.Error:
+        return []
+    pids: set[int] = set()
+    for pid in listening:
+        try:
+            postmaster = psutil.Process(pid)
+            pids.add(pid)
+            pids.update(child.pid for child in postmaster.children(recursive=True))
+        except psutil.Error:
+            continue
+    return sorted(pids)
 
 
 def make_tables(tag: str, count: int, seed: int, fast_forward: int) -> list[dict]:
@@ -758,7 +809,8 @@ def run_configuration(args, processes: int, games: int, redis_url: str, redis_pi
         clients.send(("start", (t_start, t_measure, t_end)))
         time.sleep(max(0.0, t_measure - time.monotonic()))
         meter = CpuMeter({"daphne": [s.proc.pid for s in servers], "redis": [redis_pid],
-                          "clients": [p.pid for p in clients.procs], "benchmark": [os.getpid()]})
+                          "clients": [p.pid for p in clients.procs], "benchmark": [os.getpid()],
+                          "database": database_server_pids(db_url)})
         time.sleep(max(0.0, t_end - time.monotonic()))
         cpu = meter.finish()
         results = clients.gather("result", args.timeout + 60)
@@ -898,9 +950,10 @@ def report(args, env_line: str, outcomes: list[Outcome]) -> list[str]:
         clients = "+".join(f"{v:.2f}" for v in roles["clients"])
         per_cpu = " ".join(f"cpu{i} {v:.0%}" for i, v in enumerate(o.cpu["per_cpu"]))
         lag = f", loop lag p99 {max(o.client_lag_p99) * 1000:.0f} ms" if o.client_lag_p99 else ""
-        out.append(f"  {o.processes} x {o.games:>3} games: daphne {daphne}, redis {roles['redis'][0]:.2f}, "
+        database = f", postgresql {sum(roles['database']):.2f}" if roles.get("database") else ""
+        out.append(f"  {o.processes} x {o.games:>3} games: daphne {daphne}, redis {roles['redis'][0]:.2f}{database}, "
                    f"clients {clients}{lag}, benchmark {roles['benchmark'][0]:.2f}, other {o.cpu['other']:.2f}"
-                   f"  | busy: {per_cpu}")
+                   f"  | busy: {per_cpu}; load average {o.cpu['load']:.1f}")
     # A client is in the way when it is busy itself, or when its loop is late by more than a tenth of the
     # round trip it measures (on a full machine it waits for a core like everybody else).
     warnings = [o for o in outcomes if max(o.client_cpu, default=0) > 0.5 or max(o.client_lag_p99, default=0) >
@@ -953,6 +1006,151 @@ def report(args, env_line: str, outcomes: list[Outcome]) -> list[str]:
 # --- main -------------------------------------------------------------------------------------------------------
 
 
+# --- the ramp and the idle sockets -------------------------------------------------------------------------
+
+
+def ramp_steps(args):
+    """The games of each configuration: the list given; with --ramp, after its
+    last one, that figure x --ramp-factor again and again up to --max-games
+    (the caller stops at the first step whose p99 passes the capacity factor)."""
+    yield from args.games
+    if args.ramp:
+        games = args.games[-1]
+        while True:
+            games = max(games + 1, round(games * args.ramp_factor))
+            if games > args.max_games:
+                return
+            yield games
+
+
+def past_capacity(args, outcomes: list["Outcome"], processes: int) -> bool:
+    """Whether the ramp of `processes` ends here: its last --ramp-patience rows
+    each passed the capacity factor (their p99 over that x the one-game p99)
+    or lost moves (timeouts, refusals). One row past it may be a neighbour's
+    burst on a shared machine; the next, larger, step tells."""
+    rows = [o for o in outcomes if o.processes == processes]
+    base, recent = rows[0], rows[1:][-args.ramp_patience:]
+    if len(recent) < args.ramp_patience or not base.samples:
+        return False
+
+    def beyond(o: "Outcome") -> bool:
+        lost = o.counts.get("timeout", 0) + sum(n for k, n in o.counts.items() if k.startswith("refused"))
+        return lost > 0 or not o.samples or \
+            quantile(o.samples, 0.99) > args.capacity_factor * quantile(base.samples, 0.99)
+
+    return all(beyond(o) for o in recent)
+
+
+@dataclass
+class IdleMemory:
+    processes: int
+    sockets: int
+    opened: int
+    rss_before: list[int]
+    rss_after: list[int]
+    seconds: float
+    cpu: dict | None = None  # with --heartbeat: the cores the pings took
+    window: float = 0.0
+
+
+def daphne_rss(servers: list[Server]) -> list[int]:
+    import psutil
+
+    return [psutil.Process(s.proc.pid).memory_info().rss for s in servers]
+
+
+def open_and_hold(clients: Clients, specs: list[dict]) -> tuple[int, float]:
+    """Client processes open the sockets of `specs` and hold them (idle: no move,
+    no ping) until stopped: (sockets that failed, seconds taken)."""
+    clients.start(specs)
+    connected = clients.gather("connected", CONNECT_WAIT)
+    return sum(c["failed"] for c in connected), max(c["seconds"] for c in connected)
+
+
+def measure_idle_sockets(args, processes: int, redis_url: str, db_url: str, origin: str, tmpdir: Path,
+                         index: int) -> IdleMemory:
+    """The daphne processes' memory with --idle-sockets sockets open and idle:
+    fresh processes, warmed by one game's four sockets (the first connection
+    imports and caches what every later one shares), their RSS read, then the
+    idle sockets opened (spread over the processes round-robin: seats of 10
+    tables, each opened again and again, as many tabs would), their RSS read
+    again once every socket had its first state and 2 s passed."""
+    from django.db import connections
+
+    tables = make_tables(f"idle-p{processes}r{index}", 10, seed=900_000 + index, fast_forward=0)
+    connections.close_all()
+    env = daphne_environment(redis_url, db_url)
+    servers = [start_daphne(f"daphne-idle-p{processes}-{i + 1}", env, tmpdir) for i in range(processes)]
+    label = f"idle, {processes} process{'es' if processes > 1 else ''}"
+    warm, clients = Clients(), Clients()
+
+    def spec(entries: list[dict], c: int) -> dict:
+        return {"games": entries, "origin": origin, "think": args.think, "timeout": args.timeout,
+                "heartbeat": args.heartbeat, "seed": c, "connect_parallel": args.connect_parallel, "idle": True}
+
+    try:
+        wait_listening(servers)
+        first = tables[0]
+        open_and_hold(warm, [spec([{"game": first["game"], "cookies": first["cookies"],
+                                    "ports": [servers[seat % processes].port for seat in range(SEATS)]}], 0)])
+        time.sleep(2.0)
+        before = daphne_rss(servers)
+        copies = math.ceil(args.idle_sockets / SEATS)
+        entries = [{"game": tables[k % len(tables)]["game"], "cookies": tables[k % len(tables)]["cookies"],
+                    "ports": [servers[(k + seat) % processes].port for seat in range(SEATS)]} for k in range(copies)]
+        clients_n = max(1, min(os.cpu_count() or 1, math.ceil(copies * SEATS / SOCKETS_PER_CLIENT)))
+        progress(f"[{label}] opening {copies * SEATS} idle sockets")
+        failed, seconds = open_and_hold(clients, [spec(entries[c::clients_n], c) for c in range(clients_n)])
+        time.sleep(2.0)
+        after = daphne_rss(servers)
+        progress(f"[{label}] {copies * SEATS - failed} sockets open in {seconds:.0f} s; daphne RSS "
+                 f"{'+'.join(f'{b / 2**20:.0f}' for b in before)} -> {'+'.join(f'{a / 2**20:.0f}' for a in after)} MiB")
+        memory = IdleMemory(processes, copies * SEATS, copies * SEATS - failed, before, after, seconds)
+        if args.heartbeat:  # the same sockets, each sending the page's ping every --heartbeat seconds
+            window = max(args.seconds, 2 * args.heartbeat)
+            progress(f"[{label}] their heartbeats: a ping every {args.heartbeat:g} s each, {window:.0f} s measured")
+            t_start = time.monotonic() + 0.5
+            t_measure, t_end = t_start + args.heartbeat, t_start + args.heartbeat + window
+            clients.send(("start", (t_start, t_measure, t_end)))
+            warm.release()
+            time.sleep(max(0.0, t_measure - time.monotonic()))
+            meter = CpuMeter({"daphne": [s.proc.pid for s in servers], "clients": [p.pid for p in clients.procs],
+                              "database": database_server_pids(db_url)})
+            time.sleep(max(0.0, t_end - time.monotonic()))
+            memory.cpu, memory.window = meter.finish(), window
+            clients.gather("result", args.timeout + 60)
+        return memory
+    finally:
+        clients.release()
+        warm.release()
+        clients.stop(graceful=True)
+        warm.stop(graceful=True)
+        for s in servers:
+            s.stop()
+
+
+def idle_report(args, idle: list[IdleMemory]) -> list[str]:
+    if not idle:
+        return []
+    out = ["", f"idle sockets: daphne RSS with {args.idle_sockets} idle game sockets open (no move, no ping), "
+           f"against the same processes warmed by one game's 4 sockets"]
+    for m in idle:
+        grown = sum(m.rss_after) - sum(m.rss_before)
+        out.append(f"  {m.processes} process{'es' if m.processes > 1 else ''}: {m.opened} of {m.sockets} open "
+                   f"in {m.seconds:.0f} s; RSS {'+'.join(f'{b / 2**20:.0f}' for b in m.rss_before)} -> "
+                   f"{'+'.join(f'{a / 2**20:.0f}' for a in m.rss_after)} MiB, "
+                   f"{grown / max(1, m.opened) / 1024:.0f} KiB per socket")
+        if m.cpu:
+            roles = m.cpu["roles"]
+            pings = m.opened / args.heartbeat
+            daphne, database = sum(roles["daphne"]), sum(roles.get("database") or [0.0])
+            out.append(f"    with a ping every {args.heartbeat:g} s each ({pings:.0f} pings/s, a database write each): "
+                       f"daphne {daphne:.2f} + postgresql {database:.2f} cores, "
+                       f"{1000 * (daphne + database) / pings:.1f} ms per ping; other {m.cpu['other']:.2f}, "
+                       f"load average {m.cpu['load']:.1f}")
+    return out
+
+
 def int_list(text: str) -> list[int]:
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
@@ -982,6 +1180,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--connect-parallel", type=int, default=8, help="sockets opening at once, in all (default 8)")
     parser.add_argument("--fast-forward", type=int, default=0, help="start every game this many moves in (default 0)")
     parser.add_argument("--capacity-factor", type=float, default=3.0, help="capacity: p99 within this x one game's")
+    parser.add_argument("--ramp", action="store_true",
+                        help="after the --games list, multiply the games by --ramp-factor until the p99 passes "
+                             "--capacity-factor x the one-game p99 (or moves time out); stop each process count there")
+    parser.add_argument("--ramp-factor", type=float, default=1.5, help="the ramp's step (default 1.5)")
+    parser.add_argument("--ramp-patience", type=int, default=2,
+                        help="the ramp ends after this many steps in a row past the capacity factor (default 2)")
+    parser.add_argument("--max-games", type=int, default=1000, help="the ramp's last step at most (default 1000)")
+    parser.add_argument("--idle-sockets", type=int, default=0,
+                        help="after each process count, the daphne RSS with this many idle sockets open (e.g. 1000)")
     parser.add_argument("--quick", action="store_true", help="smoke run: games 1,4; 10 s windows; 3 s warm-up")
     parser.add_argument("--keep-temp", action="store_true", help="keep the temporary directory (database, daphne logs)")
     args = parser.parse_args(argv)
@@ -992,6 +1199,8 @@ def parse_args(argv=None) -> argparse.Namespace:
             setattr(args, name, value)
     args.games = sorted(set(args.games) | {1})
     args.processes = list(dict.fromkeys(args.processes))
+    if args.ramp_factor <= 1 or args.ramp_patience < 1:
+        parser.error("--ramp-factor must be above 1, --ramp-patience at least 1")
     if args.think <= 0 or args.seconds <= 0 or args.timeout <= 0 or args.warmup < 0 or args.heartbeat < 0:
         parser.error("--think, --seconds and --timeout must be positive; --warmup and --heartbeat not negative")
     return args
@@ -1018,8 +1227,9 @@ def main(argv=None) -> int:
             connections.close_all()
             outcomes = []
             index = 0
+            idle = []
             for processes in args.processes:
-                for games in args.games:
+                for games in ramp_steps(args):
                     outcome = run_configuration(args, processes, games, redis_url, redis_proc.pid, db_url,
                                                 origin, tmpdir, index)
                     index += 1
@@ -1029,8 +1239,13 @@ def main(argv=None) -> int:
                     progress(f"[{processes} x {games}] {outcome.completed / outcome.window:.2f} moves/s, "
                              f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, {len(outcome.samples)} samples, "
                              f"outcomes {outcome.counts}, client CPU {max(outcome.client_cpu, default=0):.0%}, "
-                             f"other processes {outcome.cpu['other']:.2f} cores")
-            print("\n".join(report(args, env_line, outcomes)), flush=True)
+                             f"other processes {outcome.cpu['other']:.2f} cores, load {outcome.cpu['load']:.1f}")
+                    if args.ramp and past_capacity(args, outcomes, processes):
+                        break
+                if args.idle_sockets:
+                    idle.append(measure_idle_sockets(args, processes, redis_url, db_url, origin, tmpdir, index))
+                    index += 1
+            print("\n".join(report(args, env_line, outcomes) + idle_report(args, idle)), flush=True)
             return 1 if any(o.died for o in outcomes) else 0
     except KeyboardInterrupt:
         progress("interrupted; cleaned up")

@@ -258,6 +258,12 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+# The queue this process' tasks go to (Celery's default is "celery", shared by
+# every worker). A set of web and worker processes of its own (a machine) may
+# name its own queue and start its workers on it (`-Q`), so that the deadlines
+# and computer moves its players' moves queue are run next to them; beat's
+# sweep still finds, from its one set, whatever a set's queue loses.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this
@@ -308,10 +314,74 @@ LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # A player counts as "on the game page" this long after its last heartbeat.
+# Past saturation: the socket frames that change state (moves, chat, "ahead")
+# waiting for a daphne process' database thread at most, and how long one may
+# wait for its turn; beyond either it is answered "busy" and the page resends
+# it a moment later (gameplay/inbound.py, `in_line`). At about 16 ms a move,
+# 100 in line are 1.6 s of work.
+SOCKET_LINE_LIMIT = env.int("SOCKET_LINE_LIMIT", default=100, validate=validate.Range(min=1))
+SOCKET_LINE_SECONDS = env.float("SOCKET_LINE_SECONDS", default=5.0, validate=validate.Range(min=0))
 PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
 # "Your turn" emails wait this long, in case the player comes back by himself.
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)
 DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)
+# Notifications (notifications.dispatch): "your move" notices of one player within this many seconds
+# become one; a failing channel retries with back-off from NOTIFY_RETRY_SECONDS doubling up to
+# NOTIFY_RETRY_MAX_SECONDS, NOTIFY_MAX_ATTEMPTS times; the sweep queues again what a lost task left.
+NOTIFY_COALESCE_SECONDS = env.int("NOTIFY_COALESCE_SECONDS", default=60)
+NOTIFY_RETRY_SECONDS = env.int("NOTIFY_RETRY_SECONDS", default=30)
+NOTIFY_RETRY_MAX_SECONDS = env.int("NOTIFY_RETRY_MAX_SECONDS", default=1800)
+NOTIFY_MAX_ATTEMPTS = env.int("NOTIFY_MAX_ATTEMPTS", default=8)
+NOTIFY_STALE_SECONDS = env.int("NOTIFY_STALE_SECONDS", default=600)
+NOTIFY_SWEEP_SECONDS = env.float("NOTIFY_SWEEP_SECONDS", default=60.0)
+
+# Web push (notifications/push/): the site's VAPID key pair, base64url (the
+# private key raw or DER, the public key an uncompressed P-256 point), and the
+# contact the push services may write to (mailto: or https:). Without both keys
+# push is off and the profile does not offer it. Make a pair with
+# `python manage.py vapid_keys`; in development (DEBUG) `make run` writes one
+# once into var/vapid.env, read here when the environment sets none.
+if DEBUG and (VAR_DIR / "vapid.env").is_file():
+    env.read_env(VAR_DIR / "vapid.env", recurse=False, override=False)
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str(
+    "VAPID_SUBJECT", default=f"mailto:{DEFAULT_FROM_EMAIL}",
+    validate=validate.Regexp(r"^(mailto:|https://)\S+$", error="{input!r} is not a mailto: or https:// address"),
+)
+# How long a push service keeps a message for a device that is offline (seconds).
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=24 * 3600)
+# Devices (push subscriptions) one account may have.
+PUSH_DEVICES_PER_USER = env.int("PUSH_DEVICES_PER_USER", default=10)
+# The push services the site sends to (a subscription's endpoint host, or a
+# subdomain of one): the browsers' own (Chrome, Edge, Firefox, Safari), so that
+# a made-up "subscription" cannot make the site post to any other address.
+# "*" allows any https host.
+PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
+    "fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
+    "push.apple.com",
+])
+
+# Telegram (notifications/telegram/): without TELEGRAM_BOT_TOKEN (from @BotFather)
+# the bot process exits at once and the profile does not offer Telegram.
+# TELEGRAM_BOT_USERNAME names the bot in the profile's deep link (t.me/<name>);
+# unset, it is asked from the Bot API (getMe) once. TELEGRAM_WEBHOOK_URL set:
+# Telegram posts the updates to the site's /telegram/webhook/ (the address
+# given, with TELEGRAM_WEBHOOK_SECRET in its header) instead of the bot
+# process polling for them. TELEGRAM_API_URL: another Bot API server (the
+# tests' local stand-in, or a self-hosted telegram-bot-api).
+TELEGRAM_BOT_TOKEN = env.str("TELEGRAM_BOT_TOKEN", default="")
+TELEGRAM_BOT_USERNAME = env.str("TELEGRAM_BOT_USERNAME", default="").lstrip("@")
+TELEGRAM_WEBHOOK_URL = env.str("TELEGRAM_WEBHOOK_URL", default="")
+TELEGRAM_WEBHOOK_SECRET = env.str("TELEGRAM_WEBHOOK_SECRET", default="")
+TELEGRAM_API_URL = env.str("TELEGRAM_API_URL", default="https://api.telegram.org")
+# How long a profile's "Link Telegram" deep link stays valid.
+TELEGRAM_LINK_MINUTES = env.int("TELEGRAM_LINK_MINUTES", default=15)
+if TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL and not TELEGRAM_WEBHOOK_SECRET:
+    raise ImproperlyConfigured(
+        "TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET (1-256 characters of A-Z, a-z, 0-9, _ and -): "
+        "the webhook refuses updates without it"
+    )
 
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "gameplay.tasks.sweep", "schedule": DEADLINE_SWEEP_SECONDS},
@@ -319,6 +389,7 @@ CELERY_BEAT_SCHEDULE = {
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
     "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
+    "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
 }
 
 LOGGING = {
@@ -363,6 +434,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
+        # The installable app: its manifest and the service worker (/sw.js, notifications/push/).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "font-src": [SELF],
         "connect-src": [SELF],  # fetch() and the WebSockets (CSP 3: 'self' covers ws/wss)
         "object-src": [NONE],

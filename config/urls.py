@@ -10,6 +10,10 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The installable app (manifest, /sw.js at the root: its scope is the whole site) and web push.
+    path("", include("notifications.push.urls")),
+    # Telegram: the profile's link / unlink and the bot's webhook (notifications/telegram/).
+    path("", include("notifications.telegram.urls")),
     path("", include("pages.urls")),
     path("accounts/", include("accounts.urls")),
     path("sheets/", include("scoresheets.urls")),
@@ -18,6 +22,7 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("reports/", include("moderation.report_urls")),
     path("api/", include("api.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]

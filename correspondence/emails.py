@@ -13,6 +13,8 @@ from django.utils import timezone, translation
 
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
+from notifications import preferences
+from notifications.channels import CHALLENGE
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +45,7 @@ def render_challenge_email(challenge, user) -> tuple[str, str]:
 
 
 def challenge_received(challenge, user) -> bool:
-    if not user.email or not user.email_notifications or not user.is_active:
+    if not user.email or not user.is_active or not preferences.email_wanted_now(user, CHALLENGE):
         return False
     try:
         subject, body = render_challenge_email(challenge, user)

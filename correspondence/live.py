@@ -10,10 +10,13 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay.badge import user_group
+from gameplay.badge import send_counts, user_group
 from gameplay.models import Seat
 
 log = logging.getLogger(__name__)
+
+# The header's count of the challenges waiting for the user's answer (gameplay.badge's counts).
+CHALLENGES_COUNT = "challenges"
 
 
 def send_notice(user_ids: Iterable[int], kind: str, *, for_watchers: bool = False, **data) -> None:
@@ -38,3 +41,9 @@ def games_changed(game_id: int, version: int, **details) -> None:
     if user_ids is None:
         user_ids = list(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True))
     send_notice(user_ids, "games", for_watchers=True, game=game_id, version=version)
+
+
+def challenges_changed(user_ids: Iterable[int]) -> None:
+    """After a committed change of a challenge: the challenged players' header
+    counts of challenges waiting for their answer, pushed to their open tabs."""
+    send_counts(user_ids, [CHALLENGES_COUNT])

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.urls import reverse
@@ -15,6 +17,8 @@ from django.utils import timezone
 from accounts.models import Vacation
 from correspondence.models import Challenge, Follow, Invitation
 from gameplay import clocks, labels
+from gameplay.engine import get_engine
+from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
 from ratings.services import ratings_in_games
 
@@ -102,9 +106,6 @@ class MyGame:
         return [p for p in [self.me, *self.others] if p.on_move]
 
 
-RELATED = ("game", "game__fixture__division__season__league")
-
-
 def current_seats(user) -> QuerySet[Seat]:
     """The user's seats at open and active tables in the list's order, from
     the seats alone (no game row read to order them): his moves first, the
@@ -128,20 +129,34 @@ def current_seats(user) -> QuerySet[Seat]:
     )
 
 
-def _load(ids: list[int]) -> list[Seat]:
-    loaded = Seat.objects.select_related(*RELATED).defer("game__state").in_bulk(ids)
-    return [loaded[pk] for pk in ids if pk in loaded]
+def _current_seat_games(user) -> QuerySet:
+    """`current_seats` as (seat id, game id) pairs."""
+    return current_seats(user).values_list("pk", "game_id")
 
 
-def _recently_ended(user, now: datetime) -> list[Seat]:
-    """The user's games that ended within RECENT_DAYS, the latest first, at
-    most RECENT_LIMIT, looked for among his RECENT_SEATS newest tables (from
-    his seats' index), so that a long history is never read."""
+def _recently_ended(user, now: datetime) -> list[tuple[int, int]]:
+    """(seat id, game id) of the user's games that ended within RECENT_DAYS,
+    the latest first, at most RECENT_LIMIT, looked for among his RECENT_SEATS
+    newest tables (from his seats' index), so that a long history is never read."""
     newest = Seat.objects.filter(user=user).order_by("-game_id").values("game_id")[:RECENT_SEATS]
     return list(Seat.objects.filter(user=user, game_id__in=Subquery(newest),
                                     game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
                                     game__finished_at__gte=now - timedelta(days=RECENT_DAYS))
-                .select_related(*RELATED).defer("game__state").order_by("-game__finished_at")[:RECENT_LIMIT])
+                .order_by("-game__finished_at").values_list("pk", "game_id")[:RECENT_LIMIT])
+
+
+# What a row reads of its game (never the state) with its league, and of every seat at the table.
+GAME_FIELDS = ("id", "engine", "options", "seats_count", "status", "version", "turn_started_at", "started_at",
+               "finished_at", "move_seconds", "reserve_seconds", "night_pause",
+               "fixture__round", "fixture__division__number", "fixture__division__season__number",
+               "fixture__division__season__league__name", "fixture__division__season__league__slug")
+SEAT_FIELDS = ("id", "game_id", "position", "user_id", "is_bot", "team", "reserve_seconds_left",
+               "clock_uses_reserve", "deadline", "in_reserve", "place", "points")
+USER_FIELDS = ("user__username", "user__display_name", "user__is_bot", "user__time_zone",
+               "user__night_pause_start", "user__night_pause_end")
+ACTIVE, OVER = Game.Status.ACTIVE, (Game.Status.FINISHED, Game.Status.ABORTED)
+# A game's and a seat's fields as named tuples (values_list(..., named=True)): no model instance made.
+GameRow = SeatRow = NamedTuple
 
 
 def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
@@ -153,33 +168,91 @@ def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
     return {user_id: tuple(v) for user_id, v in found.items()}
 
 
-def _clock(seat: Seat, game: Game, vacations: dict) -> Clock:
-    deadline = seat.deadline if game.status == Game.Status.ACTIVE else None
-    final = deadline
-    if deadline is not None and not seat.in_reserve and seat.clock_uses_reserve and seat.reserve_seconds_left:
-        user = seat.user
-        pauses = clocks.NO_PAUSES
-        if user is not None:
-            night = (user.night_pause_start, user.night_pause_end) if game.night_pause else (None, None)
-            pauses = clocks.Pauses(user.time_zone, night[0], night[1], vacations.get(user.pk, ()))
-        final = clocks.advance(deadline, seat.reserve_seconds_left, pauses)
-    return Clock(deadline=deadline, final_deadline=final, reserve_seconds=seat.reserve_seconds_left,
-                 in_reserve=seat.in_reserve)
-
-
-def _league(game: Game) -> dict | None:
-    fixture = getattr(game, "fixture", None)
-    if fixture is None:
+def _league(game: GameRow) -> dict | None:
+    if game.fixture__round is None:
         return None
-    division = fixture.division
-    return {"name": division.season.league.name, "season": division.season.number, "round": fixture.round,
-            "url": division.get_absolute_url()}
+    slug, season = game.fixture__division__season__league__slug, game.fixture__division__season__number
+    return {"name": game.fixture__division__season__league__name, "season": season,
+            "round": game.fixture__round,
+            "url": reverse("division", args=[slug, season, game.fixture__division__number])}
 
 
-def _group(game: Game, mine: Seat) -> str:
-    if game.status == Game.Status.ACTIVE:
-        return MY_MOVE if mine.deadline is not None else WAITING
+def _group(game: GameRow, my_deadline: datetime | None) -> str:
+    if game.status == ACTIVE:
+        return MY_MOVE if my_deadline is not None else WAITING
     return OPEN if game.status == Game.Status.OPEN else FINISHED
+
+
+@dataclass(frozen=True)
+class _Person:
+    """What the rows show of a seated user, and his clock's pauses."""
+
+    name: str
+    username: str
+    url: str
+    pauses: clocks.Pauses  # his night window and vacations
+    day_pauses: clocks.Pauses  # his vacations alone (at a table without night pauses)
+
+
+class _Rows:
+    """What the rows of one list share, each made once whatever the number
+    of rows: a person per seated user, the words of a kind of table and of a
+    time control, the address of a game."""
+
+    def __init__(self, vacations: dict[int, tuple]) -> None:
+        self.vacations = vacations
+        self.people: dict[int, _Person] = {}
+        self.time_controls: dict[tuple[int, int], str] = {}
+        self.kinds: dict[tuple, tuple[str, str]] = {}
+        # The game page's address with a number that no prefix holds, once: then one replace per row.
+        self.game_url = reverse("game", args=[GAME_URL_MARK])
+
+    def person(self, seat: SeatRow) -> _Person:
+        person = self.people.get(seat.user_id)
+        if person is None:
+            person = self.people[seat.user_id] = self._person(seat)
+        return person
+
+    def _person(self, seat: SeatRow) -> _Person:
+        user = get_user_model()(pk=seat.user_id, username=seat.user__username,
+                                display_name=seat.user__display_name, is_bot=seat.user__is_bot)
+        vacations, zone = self.vacations.get(user.pk, ()), seat.user__time_zone
+        return _Person(name=user.name, username=user.username, url=reverse("player", args=[user.username]),
+                       pauses=clocks.Pauses(zone, seat.user__night_pause_start, seat.user__night_pause_end,
+                                            vacations),
+                       day_pauses=clocks.Pauses(zone, None, None, vacations))
+
+    def time_control(self, game: GameRow) -> str:
+        key = (game.move_seconds, game.reserve_seconds)
+        if key not in self.time_controls:
+            self.time_controls[key] = labels.time_control_words(*key)
+        return self.time_controls[key]
+
+    def kind(self, game: GameRow) -> tuple[str, str]:
+        """The game's name and its table's variant in words (once per kind of table)."""
+        key = (game.engine, game.seats_count, repr(game.options))
+        if key not in self.kinds:
+            self.kinds[key] = (engine_name(get_engine(game.engine)),
+                               labels.variant_words(game.engine, game.options, game.seats_count))
+        return self.kinds[key]
+
+    def url_of_game(self, game_id: int) -> str:
+        return self.game_url.replace(str(GAME_URL_MARK), str(game_id), 1)
+
+
+GAME_URL_MARK = 9_876_543_210
+
+
+def _clock(seat: SeatRow, game: GameRow, person: _Person | None) -> Clock:
+    deadline = seat.deadline if game.status == ACTIVE else None
+    final = deadline
+    reserve = seat.reserve_seconds_left
+    if deadline is not None and not seat.in_reserve and seat.clock_uses_reserve and reserve:
+        pauses = clocks.NO_PAUSES
+        if person is not None:
+            pauses = person.pauses if game.night_pause else person.day_pauses
+        final = clocks.advance(deadline, reserve, pauses)
+    return Clock(deadline=deadline, final_deadline=final, reserve_seconds=reserve, in_reserve=seat.in_reserve)
 
 
 def my_games(user, now: datetime | None = None, *, limit: int | None = None, offset: int = 0,
@@ -190,59 +263,71 @@ def my_games(user, now: datetime | None = None, *, limit: int | None = None, off
     Plain data. A fixed number of queries (at most six), whatever the
     number of games; only the rows returned are loaded in full."""
     now = now or timezone.now()
-    ids = current_seats(user).values_list("pk", flat=True)
-    ids = list(ids[offset:offset + limit] if limit is not None else ids[offset:])
-    seats = _load(ids) if ids else []
+    pairs = _current_seat_games(user)
+    pairs = list(pairs[offset:offset + limit] if limit is not None else pairs[offset:])
     if finished:
-        seats += _recently_ended(user, now)
-    return rows_for(seats, now)
+        pairs += _recently_ended(user, now)
+    return rows_for(pairs, now)
 
 
-def rows_for(my_seats: list[Seat], now: datetime) -> list[MyGame]:
-    """The rows of these seats of the user (each with its game), in their
-    order: three queries (every seat of those games, the ratings, the
-    vacations of the players on the clock)."""
-    mine = {seat.game_id: seat for seat in my_seats}
-    if not mine:
+def rows_for(my_seats: list[tuple[int, int]], now: datetime) -> list[MyGame]:
+    """The rows of these seats of the user, (seat id, game id) each, in
+    their order: four queries (the games with their leagues, every seat of
+    those games with its player, the ratings, the vacations of the players
+    on the clock), as named tuples: no model instance made."""
+    if not my_seats:
         return []
-    seats = list(Seat.objects.filter(game_id__in=list(mine)).select_related("user").order_by("game_id", "position"))
-    by_game: dict[int, list[Seat]] = {}
+    game_ids = [game_id for _seat, game_id in my_seats]
+    games = {game.id: game for game in Game.objects.filter(pk__in=game_ids).values_list(*GAME_FIELDS, named=True)}
+    seats = list(Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
+                 .values_list(*SEAT_FIELDS, *USER_FIELDS, named=True))
+    by_game: dict[int, list[SeatRow]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
-    games = {game_id: seat.game for game_id, seat in mine.items()}
-    ratings = ratings_in_games({(s.user_id, games[s.game_id].engine) for s in seats if s.user_id})
+    ratings = ratings_in_games({(s.user_id, games[s.game_id].engine) for s in seats
+                                if s.user_id and s.game_id in games})
     on_clock = {s.user_id for s in seats if s.user_id and s.deadline is not None}
-    vacations = _vacations(on_clock, now) if on_clock else {}
-    return [_row(games[game_id], my_seat, by_game.get(game_id, []), ratings, vacations)
-            for game_id, my_seat in mine.items()]
+    shared = _Rows(_vacations(on_clock, now) if on_clock else {})
+    return [_row(games[game_id], seat_id, by_game.get(game_id, []), ratings, shared)
+            for seat_id, game_id in my_seats if game_id in games]
 
 
-def _row(game: Game, my_seat: Seat, seats: list[Seat], ratings: dict, vacations: dict) -> MyGame:
-    players = [_player(seat, game, my_seat, ratings, vacations) for seat in seats]
+def _row(game: GameRow, my_seat_id: int, seats: list[SeatRow], ratings: dict, shared: _Rows) -> MyGame:
+    my_seat = next(s for s in seats if s.id == my_seat_id)
+    players = [_player(seat, game, my_seat, ratings, shared) for seat in seats]
+    name, variant = shared.kind(game)
     return MyGame(
-        game_id=game.pk, url=reverse("game", args=[game.pk]), engine=game.engine,
-        engine_name=labels.game_name(game), variant=labels.variant_label(game), status=game.status,
-        group=_group(game, my_seat), position=my_seat.position, me=next(p for p in players if p.is_me),
-        others=[p for p in players if not p.is_me],
+        game_id=game.id, url=shared.url_of_game(game.id), engine=game.engine, engine_name=name,
+        variant=variant, status=game.status, group=_group(game, my_seat.deadline), position=my_seat.position,
+        me=next(p for p in players if p.is_me), others=[p for p in players if not p.is_me],
         last_move_at=game.turn_started_at if game.version else None, started_at=game.started_at,
         finished_at=game.finished_at, league=_league(game),
-        result=None if not game.is_over else {"place": my_seat.place, "points": my_seat.points,
-                                             "aborted": game.status == Game.Status.ABORTED},
-        seats_count=game.seats_count, time_control=labels.time_control_label(game),
+        result=None if game.status not in OVER else {"place": my_seat.place, "points": my_seat.points,
+                                                        "aborted": game.status == Game.Status.ABORTED},
+        seats_count=game.seats_count, time_control=shared.time_control(game),
     )
 
 
-def _player(seat: Seat, game: Game, my_seat: Seat, ratings: dict, vacations: dict) -> Player:
-    rating = ratings.get((seat.user_id, game.engine)) if seat.user_id else None
+def _player(seat: SeatRow, game: GameRow, my_seat: SeatRow, ratings: dict, shared: _Rows) -> Player:
+    person = shared.person(seat) if seat.user_id else None
+    rating = ratings.get((seat.user_id, game.engine)) if person else None
+    is_me = seat.id == my_seat.id
     return Player(
-        position=seat.position, name=str(seat.player_name), username=seat.user.username if seat.user else None,
-        url=reverse("player", args=[seat.user.username]) if seat.user else None,
-        is_bot=seat.is_bot, is_me=seat.pk == my_seat.pk,
-        is_partner=seat.pk != my_seat.pk and seat.team is not None and seat.team == my_seat.team,
-        on_move=game.status == Game.Status.ACTIVE and seat.deadline is not None,
+        position=seat.position, name=_seat_name(seat, person),
+        username=person.username if person else None, url=person.url if person else None,
+        is_bot=seat.is_bot, is_me=is_me,
+        is_partner=not is_me and seat.team is not None and seat.team == my_seat.team,
+        on_move=game.status == ACTIVE and seat.deadline is not None,
         rating=rating.value if rating else None, provisional=bool(rating and rating.is_provisional),
-        clock=_clock(seat, game, vacations),
+        clock=_clock(seat, game, person),
     )
+
+
+def _seat_name(seat: SeatRow, person: _Person | None) -> str:
+    """As Seat.player_name says it."""
+    if seat.is_bot:
+        return str(Seat(position=seat.position, is_bot=True).player_name)
+    return person.name if person else "—"
 
 
 def waiting_game_ids(user, excluding: int | None = None) -> list[int]:
@@ -281,7 +366,7 @@ def friends(user) -> list[Friend]:
     if ids:
         public_in_play = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False).values("id")
         seats = (Seat.objects.filter(user_id__in=ids, game_id__in=public_in_play)
-                 .select_related("game").defer("game__state").order_by("-game_id"))
+                 .select_related("game").defer("game__state", "game__history").order_by("-game_id"))
         for seat in seats:
             games.setdefault(seat.user_id, []).append(
                 {"id": seat.game_id, "url": reverse("game", args=[seat.game_id]),
@@ -313,6 +398,7 @@ def challenges_for(user) -> dict[str, list]:
 
 
 def pending_challenge_count(user) -> int:
+    """How many challenges wait for `user`'s answer (a User or a user id): one indexed count."""
     return Invitation.objects.filter(user=user, answer=Invitation.Answer.WAITING,
                                      challenge__status=Challenge.Status.PENDING,
                                      challenge__expires_at__gt=timezone.now()).count()
@@ -321,13 +407,15 @@ def pending_challenge_count(user) -> int:
 PER_PAGE = 20
 
 
-def my_games_page(user, number, per_page: int = PER_PAGE, now: datetime | None = None) -> tuple[list[MyGame], Page]:
+def my_games_page(user, number, per_page: int = PER_PAGE, now: datetime | None = None, *,
+                  finished: bool = True) -> tuple[list[MyGame], Page]:
     """One page of `my_games` (Django's Paginator over `current_seats`: a
     malformed number gives the first page, one out of range the last); the
-    recently ended games come on the first page. At most seven queries."""
+    recently ended games come on the first page if `finished`. At most
+    seven queries."""
     now = now or timezone.now()
-    page = Paginator(current_seats(user).values_list("pk", flat=True), per_page).get_page(number)
-    seats = _load(list(page.object_list))
-    if page.number == 1:
-        seats += _recently_ended(user, now)
-    return rows_for(seats, now), page
+    page = Paginator(_current_seat_games(user), per_page).get_page(number)
+    pairs = list(page.object_list)
+    if finished and page.number == 1:
+        pairs += _recently_ended(user, now)
+    return rows_for(pairs, now), page

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
@@ -29,6 +30,7 @@ from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.models import Game
 from gameplay.services.base import is_storable_text
+from notifications import dispatch
 
 log = logging.getLogger(__name__)
 
@@ -182,12 +184,18 @@ def _after_challenge_sent(challenge: Challenge, users: list) -> None:
     _schedule_expiry(challenge)
     live.send_notice([u.pk for u in users], "challenge", challenge=challenge.pk, by=challenge.created_by.name,
                      engine=challenge.engine)
+    live.challenges_changed([u.pk for u in users])
     for user in users:
         emails.challenge_received(challenge, user)
         try:
             challenge_received.send(sender=Challenge, challenge=challenge, user=user)
         except Exception:
             log.exception("a receiver of challenge_received failed for challenge %s", challenge.pk)
+    try:  # push and Telegram (the email above is this app's own)
+        dispatch.notify_challenge(challenge.pk, users, challenger=challenge.created_by.name, engine=challenge.engine,
+                                  url_path=reverse("challenges"))
+    except Exception:
+        log.exception("the notices of challenge %s failed", challenge.pk)
 
 
 def _locked_challenge(challenge_id) -> Challenge:
@@ -209,6 +217,14 @@ def _everyone(challenge: Challenge) -> list[int]:
     return [challenge.created_by_id, *challenge.invitations.values_list("user_id", flat=True)]
 
 
+def _tell(challenge: Challenge, kind: str, **data) -> None:
+    """After the commit that changed the challenge: a notice to everyone in
+    it, and the challenged players' header counts of challenges waiting."""
+    everyone = _everyone(challenge)
+    live.send_notice(everyone, kind, challenge=challenge.pk, **data)
+    live.challenges_changed(everyone[1:])
+
+
 @transaction.atomic
 def answer_challenge(challenge_id: int, user, accept: bool, reason: str = "") -> Challenge:
     """The challenged `user` accepts or declines (with an optional reason).
@@ -220,8 +236,7 @@ def answer_challenge(challenge_id: int, user, accept: bool, reason: str = "") ->
     now = timezone.now()
     if challenge.is_pending and challenge.expires_at <= now:
         _close(challenge, Challenge.Status.EXPIRED, now)
-        transaction.on_commit(lambda: live.send_notice(_everyone(challenge), "challenge_closed",
-                                                       challenge=challenge.pk, status=challenge.status))
+        transaction.on_commit(lambda: _tell(challenge, "challenge_closed", status=challenge.status))
         return challenge  # the expiry is committed; the answer comes too late
     if not challenge.is_pending:
         raise CorrespondenceError(_("This challenge is closed: %(status)s.")
@@ -243,9 +258,8 @@ def answer_challenge(challenge_id: int, user, accept: bool, reason: str = "") ->
         _close(challenge, Challenge.Status.DECLINED, now)
     elif not challenge.invitations.exclude(answer=Invitation.Answer.ACCEPTED).exists():
         _start(challenge, now)
-    transaction.on_commit(lambda: live.send_notice(
-        _everyone(challenge), "challenge_answered", challenge=challenge.pk, status=challenge.status,
-        by=user.name, accepted=bool(accept), game=challenge.game_id))
+    transaction.on_commit(lambda: _tell(challenge, "challenge_answered", status=challenge.status, by=user.name,
+                                        accepted=bool(accept), game=challenge.game_id))
     return challenge
 
 
@@ -284,8 +298,7 @@ def withdraw_challenge(challenge_id: int, user) -> Challenge:
         raise CorrespondenceError(_("This challenge is closed: %(status)s.")
                                   % {"status": challenge.get_status_display()}, code="closed")
     _close(challenge, Challenge.Status.WITHDRAWN)
-    transaction.on_commit(lambda: live.send_notice(_everyone(challenge), "challenge_closed",
-                                                   challenge=challenge.pk, status=challenge.status))
+    transaction.on_commit(lambda: _tell(challenge, "challenge_closed", status=challenge.status))
     return challenge
 
 
@@ -298,8 +311,7 @@ def expire_challenge(challenge_id: int) -> bool:
     if not challenge.is_pending or challenge.expires_at > now:
         return False
     _close(challenge, Challenge.Status.EXPIRED, now)
-    transaction.on_commit(lambda: live.send_notice(_everyone(challenge), "challenge_closed",
-                                                   challenge=challenge.pk, status=challenge.status))
+    transaction.on_commit(lambda: _tell(challenge, "challenge_closed", status=challenge.status))
     return True
 
 

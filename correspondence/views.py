@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import limits
-from correspondence import selectors, services
+from correspondence import display, selectors, services
 from correspondence.forms import AnswerForm, ChallengeForm, UsernameForm
 from correspondence.limits import challenge_limits
 
@@ -23,18 +23,16 @@ SEARCH_RESULTS = 10
 LOBBY_ROWS = 10
 
 
-def _my_games_context(request: HttpRequest, per_page: int = selectors.PER_PAGE) -> dict:
-    rows, page = selectors.my_games_page(request.user, request.GET.get("page"), per_page)
+def _my_games_context(request: HttpRequest, per_page: int = selectors.PER_PAGE, finished: bool = True) -> dict:
+    rows, page = selectors.my_games_page(request.user, request.GET.get("page"), per_page, finished=finished)
     query = request.GET.copy()
     query.pop("compact", None)
     for name, number in (("previous_url", page.has_previous() and page.previous_page_number()),
                          ("next_url", page.has_next() and page.next_page_number())):
         query["page"] = str(number)
         setattr(page, name, f"{reverse('my_games')}?{query.urlencode()}" if number else "")
-    return {"rows": rows, "now": timezone.now(), "page": page,
-            "challenges_waiting": selectors.pending_challenge_count(request.user),
-            "in_play": [row for row in rows if row.group != selectors.FINISHED],
-            "finished": [row for row in rows if row.group == selectors.FINISHED]}
+    return {"rows": rows, "page": page, "challenges_waiting": selectors.pending_challenge_count(request.user),
+            **display.list_rows(rows, timezone.now())}
 
 
 @login_required
@@ -50,10 +48,9 @@ def my_games_fragment(request: HttpRequest) -> HttpResponse:
     and the lobby's top section (`?compact=1`: the first LOBBY_ROWS games in
     play, no finished ones)."""
     compact = request.GET.get("compact") == "1"
-    context = _my_games_context(request, LOBBY_ROWS if compact else selectors.PER_PAGE)
+    context = _my_games_context(request, LOBBY_ROWS if compact else selectors.PER_PAGE, finished=not compact)
     if compact:
         context["more"] = max(0, context["page"].paginator.count - len(context["in_play"]))
-        context["finished"] = []
     context["compact"] = compact
     return render(request, "correspondence/_my_games_list.html", context)
 

@@ -10,6 +10,10 @@ with 4403):
   client -> {"type": "sync"}                  ask for the number again (answered with a "badge")
   client -> {"type": "watch"}                 this page shows live lists: send it the notices meant
                                               for them too (below)
+  client -> {"type": "counts"}                this page's header shows the other counts apps above
+                                              register (`add_count`): answered at once, again after
+                                              each "sync" and whenever one changes (`send_counts`)
+  server -> {"type": "counts", "challenges": 1}  the current value of each registered count
   server -> {"type": "notice", "kind": "...", ...}  a notice another app sends to the user's group
                                               (group message "user.notice"; e.g. a challenge);
                                               one marked "for_watchers" (a list to fetch again)
@@ -19,6 +23,11 @@ with 4403):
                                               connection's rate limit, a busy database); other
                                               message types are ignored
 
+Other counts (correspondence's challenges waiting for an answer) are
+registered by the apps above in their AppConfig.ready() (`add_count`): this
+app knows none of them. Their apps push a changed value after the commit
+that changed it (`send_counts`).
+
 After a commit that may change whose turn it is, the change's follow-up task
 (`gameplay.tasks.after_change`) counts again for the users concerned and
 pushes the number to their group `user-<id>` (every open tab of the user is
@@ -27,7 +36,7 @@ truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.
 """
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -84,6 +93,36 @@ def send_badges(user_ids: Iterable[int]) -> None:
             log.exception("pushing the badge of user %s failed", user_id)
 
 
+# The header's other counts, by name: a function of a user id each, registered by the apps above.
+_counts: dict[str, Callable[[int], int]] = {}
+
+
+def add_count(name: str, count: Callable[[int], int]) -> None:
+    """Register a count the header shows next to the badge (called in an app's ready())."""
+    _counts[name] = count
+
+
+def counts_of(user_id: int, names: Iterable[str] | None = None) -> dict[str, int]:
+    """The user's current value of the registered counts `names` (all by default)."""
+    return {name: _counts[name](user_id) for name in (_counts if names is None else names) if name in _counts}
+
+
+def send_counts(user_ids: Iterable[int], names: Iterable[str]) -> None:
+    """Push each user's current value of the counts `names` to his group
+    (the tabs whose header shows them pass it on). Never raises: Redis may be
+    down, and the database has the truth (the next "sync" repairs it)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    names = list(names)
+    send = async_to_sync(layer.group_send)
+    for user_id in sorted(set(user_ids)):
+        try:
+            send(user_group(user_id), {"type": "badge.counts", "counts": counts_of(user_id, names)})
+        except Exception:
+            log.exception("pushing the counts %s of user %s failed", names, user_id)
+
+
 class BadgeConsumer(inbound.GatedConsumer):
     async def open(self) -> None:
         user = self.scope.get("user")
@@ -95,6 +134,7 @@ class BadgeConsumer(inbound.GatedConsumer):
         self.group = user_group(user.pk)
         self.waiting = None
         self.watching = False
+        self.counting = False  # this page's header shows the other counts
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
@@ -102,8 +142,23 @@ class BadgeConsumer(inbound.GatedConsumer):
     async def receive_json(self, content, **kwargs):
         if content.get("type") == "sync":
             await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+            if self.counting:
+                await self.send_counts()
         elif content.get("type") == "watch":
             self.watching = True
+        elif content.get("type") == "counts":
+            self.counting = True
+            await self.send_counts()
+
+    async def send_counts(self, counts: dict | None = None) -> None:
+        if counts is None:
+            counts = await database_sync_to_async(counts_of)(self.user_id)
+        await self.send_json({"type": "counts", **counts})
+
+    async def badge_counts(self, event):
+        """A registered count changed (its app's `send_counts`): passed on if this page shows it."""
+        if self.counting:
+            await self.send_counts(event["counts"])
 
     async def send_error(self, code: str, message) -> None:
         with translation.override(getattr(self.user, "language", None) or translation.get_language()):

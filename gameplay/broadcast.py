@@ -27,7 +27,6 @@ from django.utils import timezone, translation
 from accounts.models import Vacation
 from gameplay import lookups
 from gameplay.engine import get_engine
-from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
 from gameplay.loading import seats_loaded, with_seats
@@ -78,7 +77,9 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
     engine = get_engine(game.engine)
     payload["view"] = engine.view(game.state, position)
     if position is not None and game.status == Game.Status.ACTIVE:
-        payload["legal"] = engine.legal_actions(game.state, position)
+        # Every engine's view of a seat holds that seat's legal actions: computed once, not twice.
+        view_legal = payload["view"].get("legal_actions") if isinstance(payload["view"], dict) else None
+        payload["legal"] = view_legal if view_legal is not None else engine.legal_actions(game.state, position)
         payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
         if engine.ahead_action is not None:
             payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
@@ -171,10 +172,9 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
     for card in view.get("hand") or []:
         if card in playable:
             continue
-        try:
-            engine.apply(state, position, {"type": "play", key: card})
-        except IllegalMove as exc:
-            reasons[card] = engine_message_text(exc)
+        refusal = engine.refusal(state, position, {"type": "play", key: card})
+        if refusal is not None:
+            reasons[card] = engine_message_text(refusal)
     return reasons
 
 

@@ -26,7 +26,9 @@ Every frame passes the connection's rate limit and the gate of
 answered with an error ("bad_request", "rate_limited") and changes nothing. A
 locked or busy database is answered with the error "busy" (a move's answer
 carries its move_id, so the page resends it); at connect, with close code
-4503 after that error. A flood that goes on after its refusals is closed with
+4503 after that error. Past saturation, a move, chat line or "ahead" that
+would wait too long for the process' database thread is answered "busy"
+too, at once or when its turn comes (`inbound.in_line`), unapplied. A flood that goes on after its refusals is closed with
 4429.
 """
 
@@ -138,8 +140,8 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_move(self, content: dict) -> None:
         move_id = content.get("move_id")
         try:
-            result = await database_sync_to_async(_in_language)(
-                self.language, services.submit_move, self.game_id, self.user,
+            result = await inbound.in_line(
+                _in_language, self.language, services.submit_move, self.game_id, self.user,
                 content.get("action"), content.get("version"), move_id,
             )
         except services.GameError as exc:
@@ -151,7 +153,7 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_ahead(self, content: dict) -> None:
         on = content.get("on")
         try:
-            await database_sync_to_async(_in_language)(self.language, services.order_ahead, self.game_id, self.user, on)
+            await inbound.in_line(_in_language, self.language, services.order_ahead, self.game_id, self.user, on)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version)
             return
@@ -159,8 +161,8 @@ class GameConsumer(inbound.GatedConsumer):
 
     async def receive_chat(self, content: dict) -> None:
         try:
-            await database_sync_to_async(_in_language)(
-                self.language, services.post_chat, self.game_id, self.user, content.get("text")
+            await inbound.in_line(
+                _in_language, self.language, services.post_chat, self.game_id, self.user, content.get("text")
             )
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message)

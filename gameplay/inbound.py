@@ -34,18 +34,30 @@ The same module holds the other two things every inbound path shares:
   (SQLite's "database is locked", PostgreSQL's lock and serialization
   failures), which the boundary answers with the error code "busy" (HTTP 503,
   Retry-After) instead of a server error; `close_busy` is that answer while
-  a socket opens (close code 4503).
+  a socket opens (close code 4503);
+- `in_line(func, *args)`: a socket's state change run on the process'
+  database thread (channels runs every consumer's database work on one
+  thread per process), in a line of bounded length and wait: past
+  saturation a frame is answered "busy" at once (the line is full:
+  `SOCKET_LINE_LIMIT`, or the wait it would have passes
+  `SOCKET_LINE_SECONDS`), or, as a backstop, when its turn comes after
+  three times that (untouched; the page sends it again), never left
+  waiting for as long as the line grows.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import re
+import time
 import uuid
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
@@ -57,6 +69,8 @@ from limits.strategies import MovingWindowRateLimiter
 
 from accounts import sockets
 from gameplay.services.base import is_storable_text
+
+log = logging.getLogger(__name__)
 
 MAX_BYTES = 16 * 1024  # a 500-character chat message written entirely as \\u escapes fits with room to spare
 MAX_DEPTH = 8  # the deepest real message, a move with a list of cards, is 3 levels deep
@@ -296,11 +310,18 @@ _BUSY_SQLITE = ("database is locked", "database table is locked", "database sche
 BUSY = _("The server is busy; nothing was changed. Try again in a moment.")
 
 
+class LineFull(OperationalError):
+    """This process' database thread has more frames in line than it may, or
+    this one waited too long for its turn: busy, nothing done."""
+
+
 def database_busy(exc: BaseException) -> bool:
     """Whether `exc` says the database is locked or busy now (worth a retry),
     rather than broken."""
     if not isinstance(exc, OperationalError):
         return False
+    if isinstance(exc, LineFull):
+        return True
     cause = exc.__cause__ or exc
     if (getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)) in _BUSY_SQLSTATES:  # psycopg 3 or 2
         return True
@@ -308,6 +329,55 @@ def database_busy(exc: BaseException) -> bool:
         return True
     text = str(cause).lower()
     return any(fragment in text for fragment in _BUSY_SQLITE)
+
+
+class SocketLine:
+    """The sockets' state changes waiting for, or running on, this process'
+    database thread: how many, how long one takes (a moving average), and
+    whether one more may join.
+
+    A frame joins unless the line is full or the wait it would have (those
+    ahead of it x the time each takes) passes SOCKET_LINE_SECONDS: it is told
+    "busy" at once, before it waited at all. One that joined is served,
+    unless other work on the thread (states asked for, sockets opening) made
+    it wait three times that long (then "busy" too, unapplied)."""
+
+    waiting = 0
+    seconds_each = 0.0  # the moving average of the time one takes on the thread
+    WEIGHT = 0.05
+
+    @classmethod
+    def expected_wait(cls) -> float:
+        return cls.waiting * cls.seconds_each
+
+    @classmethod
+    async def run(cls, func, *args):
+        if cls.waiting >= settings.SOCKET_LINE_LIMIT or cls.expected_wait() > settings.SOCKET_LINE_SECONDS:
+            raise LineFull("the line for the database is full")
+        joined = time.monotonic()
+
+        def when_its_turn_comes():
+            started = time.monotonic()
+            if started - joined > 3 * settings.SOCKET_LINE_SECONDS:
+                raise LineFull("waited too long for the database")
+            try:
+                return func(*args)
+            finally:
+                took = time.monotonic() - started
+                cls.seconds_each += cls.WEIGHT * (took - cls.seconds_each)  # one thread writes it
+
+        cls.waiting += 1  # only the event loop's thread counts
+        try:
+            return await database_sync_to_async(when_its_turn_comes)()
+        finally:
+            cls.waiting -= 1
+
+
+async def in_line(func, *args):
+    """`func(*args)` on the process' database thread, as `database_sync_to_async`
+    runs it, unless the line is full or it waited too long for its turn
+    (`LineFull`, a busy database to every boundary: answered "busy")."""
+    return await SocketLine.run(func, *args)
 
 
 class GatedConsumer(AsyncJsonWebsocketConsumer):
@@ -351,6 +421,25 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         await self.join_session_groups()
         await super().accept(subprotocol, headers)
         self.accepted = True
+        self.keeping_groups = asyncio.ensure_future(self.keep_groups())
+
+    def member_of(self) -> list[str]:
+        """The groups this socket joined (its game's or account's, its session's)."""
+        return [group for group in (getattr(self, "group", None), *getattr(self, "session_groups", ())) if group]
+
+    async def keep_groups(self) -> None:
+        """Join this socket's groups again every half `group_expiry` of the
+        channel layer: channels drops a member from a group that long (a day)
+        after it joined, and a correspondence game's page may stay open for
+        days; without this it would stop getting the game's moves after one."""
+        period = getattr(self.channel_layer, "group_expiry", 86400) / 2
+        while True:
+            await asyncio.sleep(period)
+            for group in self.member_of():
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except Exception:  # Redis away for a moment: the next round tries again, well within the expiry
+                    log.warning("could not renew the membership of group %s", group, exc_info=True)
 
     async def join_session_groups(self) -> None:
         """The socket ends with its session and its account's sessions (`accounts.sockets`)."""
@@ -383,6 +472,8 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         await self.send_error("busy", BUSY)
 
     async def disconnect(self, code):
+        if getattr(self, "keeping_groups", None):
+            self.keeping_groups.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         for group in getattr(self, "session_groups", ()):

@@ -49,7 +49,12 @@ def variant_label(game) -> str:
 
 def time_control_label(game) -> str:
     """"1 d + 3 d": the time per move and the reserve."""
-    return f"{format_duration(game.move_seconds)} + {format_duration(game.reserve_seconds)}"
+    return time_control_words(game.move_seconds, game.reserve_seconds)
+
+
+def time_control_words(move_seconds: int, reserve_seconds: int) -> str:
+    """"1 d + 3 d" from the seconds per move and of the reserve."""
+    return f"{format_duration(move_seconds)} + {format_duration(reserve_seconds)}"
 
 
 def variant_words(engine_slug: str, options: dict, players: int) -> str:

@@ -3,6 +3,11 @@
 The database is the single source of truth: `Game.state` is the engine state
 after the last move, and it can always be rebuilt from `Game.seed` plus the
 `Move` rows (see `manage.py replay_games`).
+
+The state's `history` (the records of complete deals, appended to and never
+changed) is stored apart, in `Game.history`, so that the `state` column a
+move writes stays the same size however long the game (see `StateField`).
+In memory `Game.state` is the whole engine state, as the engines know it.
 """
 
 import hashlib
@@ -26,6 +31,29 @@ def new_seed() -> str:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+HISTORY = "history"  # the engines' key of their complete deals' records (gameplay.engine.core.HISTORY)
+
+
+def state_to_store(state, history):
+    """What the `state` column holds: the state without its history when the
+    history is the very list that `Game.history` will hold, else the whole
+    state (a path that changed the state without keeping `Game.history` in
+    step stores the history inline, as every game did before: nothing lost)."""
+    if isinstance(state, dict) and isinstance(history, list) and state.get(HISTORY) is history:
+        return {key: value for key, value in state.items() if key != HISTORY}
+    return state
+
+
+class StateField(models.JSONField):
+    """`Game.state`: the engine state, stored without the history records that
+    `Game.history` keeps (`state_to_store`). A late Joker move wrote 6 KB of
+    state against 1.2 KB at the start (PostgreSQL moved it out of line, into
+    TOAST, on every move); the column now stays near the start's size."""
+
+    def pre_save(self, model_instance, add):
+        return state_to_store(super().pre_save(model_instance, add), model_instance.__dict__.get(HISTORY))
 
 
 def seed_hash(seed: str) -> str:
@@ -75,7 +103,10 @@ class Game(models.Model):
     )
     series_number = models.PositiveSmallIntegerField(_("game number in the series"), default=1, editable=False)
 
-    state = models.JSONField(_("state"), null=True, blank=True, editable=False)
+    state = StateField(_("state"), null=True, blank=True, editable=False)
+    # The state's complete deals' records (state["history"]), written only
+    # when a deal ends; None for games without them or stored whole (older rows).
+    history = models.JSONField(_("complete deals' records"), null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(_("version (moves applied)"), default=0, editable=False)
     # The version of the game's rules it started under (the engine's
     # `rules_version` then); the state says which it is played under now.
@@ -106,6 +137,30 @@ class Game(models.Model):
             # The games in play, the newest first (the moderators' list), without reading the others.
             models.Index(fields=["status", "-id"], name="game_status_newest"),
         ]
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """The row, its state whole again: the history column put back into
+        the state (a state stored whole, as older rows are, is taken as it is)."""
+        game = super().from_db(db, field_names, values)
+        state = game.__dict__.get("state")
+        if isinstance(state, dict) and HISTORY not in state:
+            history = game.history  # read now if a query left it out but loaded the state
+            if history is not None:
+                state[HISTORY] = history
+        return game
+
+    def keep_history(self) -> bool:
+        """After a change of `state`: `history` follows the state's history
+        (the same list, so that the state column is stored without it); True
+        if its records changed and the history column must be written too."""
+        history = self.state.get(HISTORY) if isinstance(self.state, dict) else None
+        if not isinstance(history, list):
+            return False
+        stored = self.history
+        self.history = history
+        return not (isinstance(stored, list) and len(stored) == len(history)
+                    and (not history or stored[-1] == history[-1]))
 
     def save(self, *args, **kwargs):
         if not self.seed_sha256:

@@ -37,7 +37,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     open_tables = (
         Game.objects.filter(status=Game.Status.OPEN, is_private=False)
-        .defer("state")
+        .defer("state", "history")
         .annotate(taken=Coalesce(Subquery(taken), 0))
         .select_related("created_by")[:50]
     )
@@ -126,13 +126,13 @@ def with_opponents(seats: list[Seat]) -> list[Seat]:
 
 
 def paginated(request: HttpRequest, items, param: str = "page", per_page: int = GAMES_PER_PAGE,
-              anchor: str = "") -> Page:
+              anchor: str = "", paginator: type[Paginator] = Paginator) -> Page:
     """One page of `items` (Django's Paginator) for the query parameter
     `param`: a missing or malformed number gives the first page, one out of
     range the last. `page.previous_url` and `page.next_url` link to its
     neighbours ("" at either end), keeping the request's other parameters;
     `anchor` is the id of the list on the page they scroll to."""
-    page = Paginator(items, per_page).get_page(request.GET.get(param))
+    page = paginator(items, per_page).get_page(request.GET.get(param))
     fragment = f"#{anchor}" if anchor else ""
 
     def url(number: int) -> str:
@@ -172,7 +172,7 @@ def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page",
     page = paginated(request, ids if count is None else CountedRows(ids, count), param, anchor=anchor)
     ids = list(page.object_list)
     loaded = (Seat.objects.select_related("game", "game__fixture__division__season__league")
-              .defer("game__state").in_bulk(ids))
+              .defer("game__state", "game__history").in_bulk(ids))
     page.object_list = [loaded[pk] for pk in ids if pk in loaded]
     return page
 

@@ -5,6 +5,7 @@ Each function runs in its caller's transaction."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.standing import is_suspended
@@ -13,6 +14,7 @@ from gameplay.models import Game, Seat
 from leagues import schedule
 from leagues.models import Division, Entry, Fixture, League
 from moderation.services import games as moderation
+from notifications import dispatch
 
 
 def table_size(league: League) -> int:
@@ -54,9 +56,19 @@ def start_fixture(fixture: Fixture) -> None:
              "is_private": league.is_private, "rated": True}
     fixture.game = game_services.create_seated_game(users, league.engine, league.options, **table)
     fixture.save(update_fields=["game"])
+    _announce(fixture, league)
     for pk in withdrawn:
         reason = None if entries[pk].withdrawn_at else _("%(who)s: the account is suspended.") % {"who": entries[pk]}
         computer_for(entries[pk], [fixture.game_id], league.organizer, reason)
+
+
+def _announce(fixture: Fixture, league: League) -> None:
+    """After the commit, its players hear of the new round (once a round; once for a season that
+    starts every table at once)."""
+    game_id, season_id = fixture.game_id, fixture.division.season_id
+    round_number = fixture.round if league.start == League.Start.ROUNDS else None
+    transaction.on_commit(lambda: dispatch.notify_league_game(
+        game_id, league=league.name, season_id=season_id, round_number=round_number), robust=True)
 
 
 def _suspended(entry: Entry) -> bool:

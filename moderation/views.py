@@ -44,7 +44,7 @@ def games(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     seated = Seat.objects.filter(Q(user__isnull=False) | Q(is_bot=True)).select_related("user").order_by("position")
     in_play = (moderated_games(request.user, Game.objects.filter(status=Game.Status.ACTIVE))
-               .defer("state").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated")))
+               .defer("state", "history").prefetch_related(Prefetch("seats", queryset=seated, to_attr="seated")))
     before = request.GET.get("before", "")
     if before.isdigit() and len(before) < 19:
         in_play = in_play.filter(pk__lt=int(before))
@@ -140,6 +140,6 @@ def new_report(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_reports(request: HttpRequest) -> HttpResponse:
     reports = (Report.objects.filter(reporter=request.user)
-               .select_related("game", "target_user", "chat_message").defer("game__state"))
+               .select_related("game", "target_user", "chat_message").defer("game__state", "game__history"))
     page = paginated(request, reports, per_page=REPORTS_PER_PAGE)
     return render(request, "moderation/my_reports.html", {"page": page, "reports": page.object_list})

@@ -67,7 +67,12 @@ class Destination:
 
 
 class TemporaryFailure(Exception):
-    """The service is down or busy: try again later (the task backs off)."""
+    """The service is down or busy: try again later (the task backs off).
+    `retry_after`: seconds the service asked to wait (Telegram's flood control), if it said."""
+
+    def __init__(self, *args, retry_after: float | None = None) -> None:
+        super().__init__(*args)
+        self.retry_after = retry_after
 
 
 class DestinationGone(Exception):

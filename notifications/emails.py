@@ -14,8 +14,10 @@ Who gets what (accounts.User):
   the game page's socket marks it on connect and on every 30-second ping);
   "daily" = nothing at once, the daily digest lists the waiting games;
   "off" = nothing.
-- "Less than 20% of your time left" and the game-over email
-  (`email_notifications`): once per turn (`Seat.warned`, reset by services
+- "Your turn" at once goes out only when nothing else of his gets "your move" at
+  once (no push device or Telegram on for it: `notifications.preferences`).
+- "Less than 20% of your time left" and the game-over email (their cells of the
+  preferences page; `email_notifications` until he sets them): once per turn (`Seat.warned`, reset by services
   when the seat's clock starts again) and once per game.
 - Nobody without an email address gets anything; computer players neither.
 
@@ -56,6 +58,8 @@ from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
 from gameplay.replaced import replacement_of
 from gameplay.results import ADJUDICATED, LOST_ON_TIME, RESIGNED, game_result
+from notifications import preferences
+from notifications.channels import GAME_OVER, MODERATION, TIME_WARNING, YOUR_MOVE
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +176,8 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
         user = seat.user
         if not user.is_active or not user.email or user.turn_emails != user.TurnEmails.IMMEDIATELY:
             return False
+        if not preferences.email_wanted_now(user, YOUR_MOVE):
+            return False  # a push device or Telegram tells him (the email is the fallback)
         if current_vacation(user) is not None:
             return False  # his clocks are stopped; the digest of his return is the lobby
         seat.turn_notified = True
@@ -204,7 +210,9 @@ def time_warning(game_id: int, version: int, position: int) -> None:
     if game is None or seat is None or seat.deadline is None:
         return
     user = seat.user
-    if user is None or seat.is_bot or not user.is_active or not user.email_notifications or not user.email:
+    if user is None or seat.is_bot or not user.is_active or not user.email:
+        return
+    if not preferences.email_wanted_now(user, TIME_WARNING):
         return
     subject, body = render_email(user, "time_warning", {
         "game": game, "seat": seat, "deadline": services.runs_out_at(seat, game),
@@ -241,7 +249,7 @@ def _game_over(game_id: int) -> None:
         user = seat.user
         if user is None or seat.is_bot or not user.is_active or not user.email:
             continue
-        if not (user.email_notifications or adjudicated):
+        if not (adjudicated or preferences.email_wanted_now(user, GAME_OVER)):
             continue
         mine = result.standing_of(seat.position)
         place = mine.place if mine else None
@@ -276,8 +284,8 @@ def seat_replaced(game_id: int, version: int, position: int, previous_user_id: i
     "your turn" setting: it is about a game he was playing). Failures are logged."""
     try:
         game = Game.objects.filter(pk=game_id).first()
-        user = get_user_model().objects.filter(pk=previous_user_id, is_active=True, email_notifications=True).first()
-        if game is None or user is None or not user.email:
+        user = get_user_model().objects.filter(pk=previous_user_id, is_active=True).first()
+        if game is None or user is None or not user.email or not preferences.email_wanted_now(user, MODERATION):
             return
         replaced = replacement_of(game_id, user)
         if replaced is None:  # he holds a seat of the game again

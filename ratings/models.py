@@ -35,11 +35,13 @@ class Rating(models.Model):
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
         constraints = [models.UniqueConstraint(fields=["user", "engine"], name="one_rating_per_player_and_game")]
-        indexes = [# The leaderboard's count (leaderboard_size): the active players, from the index alone.
-                   models.Index(fields=["engine", "updated_at", "games"], name="rating_engine_updated_games"),
-                   # The leaderboard: the players out of the provisional mark, best first.
+        indexes = [# The leaderboard: the players out of the provisional mark, best first.
                    models.Index(models.F("engine"), models.F("ordinal").desc(), models.F("user"),
-                                name="rating_leaderboard", condition=models.Q(games__gte=PROVISIONAL_GAMES))]
+                                name="rating_leaderboard", condition=models.Q(games__gte=PROVISIONAL_GAMES)),
+                   # The provisional players under it, best first (provisional_players).
+                   models.Index(models.F("engine"), models.F("ordinal").desc(), models.F("user"),
+                                name="rating_provisional",
+                                condition=models.Q(games__gt=0, games__lt=PROVISIONAL_GAMES))]
 
     def __str__(self) -> str:
         return f"{self.user} · {self.engine} · {self.value}"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from openskill.models import PlackettLuce
 
 from gameplay.models import Game, Seat
@@ -227,22 +228,15 @@ def leaderboard(engine: str, now: datetime):
     in the order they joined): those with enough rated games to be out of
     the provisional mark, who played rated in the last
     LEADERBOARD_ACTIVE_DAYS days. Read along the index rating_leaderboard,
-    best first, whatever the number of players; `leaderboard_size` counts them.
+    best first, whatever the number of players; the page is not counted
+    (`gameplay.paging.OpenEndedPaginator`).
 
     The activity test is written so that no index serves it (COALESCE of the
     column with itself): SQLite, which keeps no statistics, otherwise reads
-    every active player through rating_engine_updated_games and sorts them all."""
-    from django.db.models.functions import Coalesce
-
+    every active player by an index of the dates, if there is one, and sorts them all."""
     return (Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES)
             .alias(active_at=Coalesce("updated_at", "updated_at")).filter(active_at__gte=_active_since(now))
             .select_related("user").order_by("-ordinal", "user_id"))
-
-
-def leaderboard_size(engine: str, now: datetime) -> int:
-    """How many players `leaderboard` lists (counted from the index rating_engine_updated_games alone)."""
-    return Rating.objects.filter(engine=engine, games__gte=PROVISIONAL_GAMES,
-                                 updated_at__gte=_active_since(now)).count()
 
 
 def _active_since(now: datetime) -> datetime:
@@ -253,10 +247,14 @@ def _active_since(now: datetime) -> datetime:
 
 def provisional_players(engine: str, now: datetime):
     """The players of a game kind not on its leaderboard yet for too few rated games (fewer than
-    PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating."""
-    return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES,
-                                  updated_at__gte=_active_since(now))
-            .select_related("user").order_by("-ordinal", "user__username"))
+    PROVISIONAL_GAMES), active in the same last days, best first by their provisional rating
+    (equal ones in the order they joined, as on the leaderboard). Read along the index
+    rating_provisional, as `leaderboard` reads its own (and for the same reason its activity
+    test is written so that no index serves it): ordering by username made PostgreSQL read
+    every user and sort the active provisional players, 11 ms at 10,000 players."""
+    return (Rating.objects.filter(engine=engine, games__gt=0, games__lt=PROVISIONAL_GAMES)
+            .alias(active_at=Coalesce("updated_at", "updated_at")).filter(active_at__gte=_active_since(now))
+            .select_related("user").order_by("-ordinal", "user_id"))
 
 
 def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RatingValue]:

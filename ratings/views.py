@@ -4,7 +4,8 @@ from django.utils import timezone
 
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
-from gameplay.views import CountedRows, paginated
+from gameplay.paging import OpenEndedPaginator
+from gameplay.views import paginated
 from ratings import services
 from ratings.models import PROVISIONAL_GAMES
 
@@ -19,8 +20,9 @@ def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     if engine not in ENGINES:
         raise Http404
     now = timezone.now()
-    players = CountedRows(services.leaderboard(engine, now), services.leaderboard_size(engine, now))
-    page = paginated(request, players, per_page=PLAYERS_PER_PAGE)
+    # Paged without counting the active players (a count reads every one of them).
+    page = paginated(request, services.leaderboard(engine, now), per_page=PLAYERS_PER_PAGE,
+                     paginator=OpenEndedPaginator)
     context = {
         "engine": engine,
         "name": engine_name(ENGINES[engine]),

@@ -75,7 +75,7 @@ def series_games(game: Game, seats: list[Seat]) -> list[tuple[Game, list[Seat]]]
     others = (
         Game.objects.filter(Q(pk=first_id) | Q(series_first_id=first_id))
         .exclude(pk=game.pk)
-        .only("id", "engine", "status", "state", "series_number")
+        .only("id", "engine", "status", "state", "history", "series_number")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("id", "game_id", "position", "points")))
     )
     games = [(other, list(other.seats.all())) for other in others] + [(game, seats)]

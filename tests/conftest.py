@@ -85,6 +85,14 @@ def _fresh_in_memory_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def _no_web_push_keys(settings):
+    """Web push is off unless a test turns it on (the `vapid` fixture of
+    tests/notifications/push_service.py): not on because a developer's
+    `make run` left development keys in var/vapid.env."""
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Rate-limit counters live in the cache: each test starts with none."""
     from django.core.cache import cache

@@ -336,6 +336,19 @@ class Engine:
     def view(self, state: State, seat: int | None) -> dict:
         raise NotImplementedError
 
+    def refusal(self, state: State, seat: int, action: Action) -> IllegalMove | None:
+        """The ``IllegalMove`` that ``apply`` would raise for ``action``, or
+        ``None`` if the move is legal; nothing is applied. The platform asks
+        it for every card in hand that cannot be played now (the reason shown
+        on the card). By default it applies the move and drops the result; an
+        engine whose checks come before any change overrides it to skip the
+        copy of the state."""
+        try:
+            self.apply(state, seat, action)
+        except IllegalMove as exc:
+            return exc
+        return None
+
     def timers(self, state: State) -> list[dict]:
         """Who is on the clock: ``[{"seat", "expiry": "auto"|"forfeit", "clock"?: name,
         "reserve"?: bool, "restart"?: bool}]``. The platform charges the time,

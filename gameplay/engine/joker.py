@@ -299,11 +299,42 @@ def played_in_pulkas(history: list[dict]) -> list[tuple[tuple[int, ...], list[di
 
 def game_totals(history: list[dict], order: list[int]) -> list[int]:
     """Totals per seat: every complete deal, plus the premiums of complete pulkas."""
+    known = _last_totals.get(history, order)
+    if known is not None:
+        return known
     totals = [0] * PLAYERS
     for deals, played in played_in_pulkas(history):
         subtotal, _ = pulka_scores(played, deals, order)
         totals = [total + sub for total, sub in zip(totals, subtotal, strict=True)]
+    _last_totals.remember(history, order, totals)
     return totals
+
+
+class _LastTotals:
+    """The totals of the last history list summed, kept with that very list.
+
+    A move's fan-out builds five views of one state (four seats and the
+    spectators), each with its totals; summing the deal records and the
+    pulkas' premiums five times made a late move's views cost four times an
+    early one's. The records of a history are never changed once appended,
+    so the same list object (``is``, held here so its id cannot be reused)
+    of the same length has the same totals. Pure: a cache of a pure function.
+    """
+
+    def __init__(self) -> None:
+        self._entry: tuple[list[dict], int, tuple[int, ...], tuple[int, ...]] | None = None
+
+    def get(self, history: list[dict], order: list[int]) -> list[int] | None:
+        entry = self._entry  # one read: another thread may replace it meanwhile
+        if entry is None or entry[0] is not history or entry[1] != len(history) or entry[2] != tuple(order):
+            return None
+        return list(entry[3])
+
+    def remember(self, history: list[dict], order: list[int], totals: list[int]) -> None:
+        self._entry = (history, len(history), tuple(order), tuple(totals))
+
+
+_last_totals = _LastTotals()
 
 
 class JokerEngine(Engine):
@@ -448,6 +479,28 @@ class JokerEngine(Engine):
         events = handler(new_state, seat, action)
         events[0]["auto"] = is_auto
         return new_state, events
+
+    def refusal(self, state: State, seat: int, action: Action) -> IllegalMove | None:
+        """What ``apply`` would refuse ``action`` with, or ``None``; a card
+        play is judged without copying the state (the same checks, in the
+        same order, as ``apply`` and ``_apply_play``)."""
+        try:
+            self._check_turn(state, seat)
+            action_type, _is_auto = self._parse_envelope(action)
+            phase = state["phase"]
+            if action_type != phase:
+                raise IllegalMove(WRONG_PHASE[phase, action_type])
+            if phase != Phase.PLAY:
+                return super().refusal(state, seat, action)
+            hand = state["hands"][seat]
+            trick = self._current_trick(state)
+            play = self._parse_play(seat, action, hand, leading=trick.is_empty)
+            rule = obligation(hand, trick)
+            if not rule.allows(play.card):
+                raise rule.refusal(play.card)
+        except IllegalMove as exc:
+            return exc
+        return None
 
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["phase"] == Phase.OVER:

@@ -51,6 +51,7 @@ def expire_deadlines(game_id: int, version: int | None = None) -> int:
             if seat.deadline > now:
                 continue
         expire_seat(game, engine, seat, timers[seat.position])
+        log.info("game %s: the deadline of seat %s expired; now at version %s", game_id, seat.position, game.version)
         return 1  # the state changed: the next deadlines are checked after this commit
     return 0
 

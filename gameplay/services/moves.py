@@ -129,6 +129,8 @@ def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, m
     game.version += len(moves)
     game.turn_started_at = now
     fields = ["state", "version", "turn_started_at"]
+    if game.keep_history():  # a deal ended: its record joins the stored history
+        fields.append("history")
     if engine.is_over(new_state):
         _finish(game, engine, now)
         fields += ["status", "finished_at"]

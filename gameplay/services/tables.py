@@ -228,7 +228,9 @@ def _start_if_full(game: Game) -> None:
     engine = get_engine(game.engine)
     now = timezone.now()
     _set_started(game, engine, now)
-    game.save(update_fields=["state", "rules_version", "status", "started_at", "turn_started_at", "version"])
+    game.keep_history()
+    game.save(update_fields=["state", "history", "rules_version", "status", "started_at", "turn_started_at",
+                             "version"])
     seat_clocks.update_clocks(game, engine, now, mover=None)
 
 

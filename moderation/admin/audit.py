@@ -18,7 +18,7 @@ class AuditEntryAdmin(ModeratorAdmin):
     ordering = ["-at", "-pk"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related(*self.list_select_related).defer("game__state")
+        return super().get_queryset(request).select_related(*self.list_select_related).defer("game__state", "game__history")
 
     def has_add_permission(self, request):
         return False

@@ -244,7 +244,7 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
     def get_queryset(self, request):
         return (
             super().get_queryset(request)
-            .defer("state")
+            .defer("state", "history")
             .select_related("created_by", "aborted_by")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         )
@@ -260,7 +260,7 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
             obj.save(update_fields=form.changed_data)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        game = Game.objects.defer("state").filter(pk=object_id).first() if str(object_id).isdigit() else None
+        game = Game.objects.defer("state", "history").filter(pk=object_id).first() if str(object_id).isdigit() else None
         links = []
         if game is not None and not game.is_over and can_moderate(request.user, game):
             links.append((reverse("admin:gameplay_game_abort", args=[game.pk]), _("Abort this game…")))
@@ -277,7 +277,7 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
 
     def moderated_game(self, request, game_id: int, *, state: bool = False) -> Game:
         """The game, if the user may moderate it; else 404 or 403."""
-        games = Game.objects.all() if state else Game.objects.defer("state")
+        games = Game.objects.all() if state else Game.objects.defer("state", "history")
         game = get_object_or_404(games, pk=game_id)
         if not can_moderate(request.user, game):
             raise PermissionDenied
@@ -334,7 +334,7 @@ class GameRowsAdmin(ModeratorAdmin):
     list_select_related = ["game", "user"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related(*self.list_select_related).defer("game__state")
+        return super().get_queryset(request).select_related(*self.list_select_related).defer("game__state", "game__history")
 
 
 @admin.register(Seat)

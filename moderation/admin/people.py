@@ -108,7 +108,7 @@ class ReportAdmin(ModeratorsOnly, ModeratorAdmin):
 
     def get_queryset(self, request):
         return (super().get_queryset(request).select_related("reporter", "target_user", "game", "chat_message__user",
-                                                             "handled_by").defer("game__state"))
+                                                             "handled_by").defer("game__state", "game__history"))
 
     @admin.display(description=_("game"))
     def game_link(self, report: Report) -> str:

@@ -201,7 +201,7 @@ def set_chat_hidden(message_id: int, moderator, reason: str, hidden: bool) -> Ch
     """A moderator hides a chat message (or shows it again), with a reason;
     recorded in the moderation audit."""
     message = (ChatMessage.objects.select_for_update(of=("self",)).select_related("game", "user")
-               .defer("game__state").filter(pk=message_id).first())
+               .defer("game__state", "game__history").filter(pk=message_id).first())
     if message is None:
         raise GameError(_("There is no such message."), code="not_found")
     reason = required_reason(reason, _("Give a reason for hiding the message.") if hidden

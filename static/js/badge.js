@@ -4,7 +4,10 @@
 // ({"type":"sync"}) when the tab comes back into view. The number is kept in
 // the badge's data-waiting and announced with a "games-waiting" event on
 // document (the game page's title shows it). Notices ({"type":"notice",...})
-// are announced with a "user-notice" event.
+// are announced with a "user-notice" event. The header's other counts (the
+// elements with data-count="<name>": the challenges waiting for an answer)
+// are asked for with {"type":"counts"} and kept up to date by the server's
+// {"type":"counts","challenges":N}; each is hidden while it is 0.
 (function () {
   "use strict";
   const badge = document.getElementById("games-waiting");
@@ -25,6 +28,18 @@
     document.dispatchEvent(new CustomEvent("games-waiting", { detail: n }));
   }
 
+  const counters = Array.from(document.querySelectorAll("[data-count]"));
+
+  function showCounts(msg) {
+    counters.forEach((el) => {
+      if (!(el.dataset.count in msg)) return;
+      const n = Number(msg[el.dataset.count]) || 0;
+      (el.querySelector(".count") || el).textContent = n > 99 ? "99+" : String(n);
+      el.hidden = n === 0;
+      el.dataset.value = String(n);
+    });
+  }
+
   function connect() {
     retry = null;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -33,18 +48,24 @@
       delay = FIRST_DELAY;
       // A page with live lists (My games) wants the notices that say a list changed.
       if (document.querySelector("[data-live-list]")) socket.send(JSON.stringify({ type: "watch" }));
+      if (counters.length) socket.send(JSON.stringify({ type: "counts" }));
     };
     socket.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
       if (msg && msg.type === "badge") show(msg.waiting);
+      else if (msg && msg.type === "counts") showCounts(msg);
       // A notice from another part of the site (a challenge): announced as a
       // "user-notice" event on document for whoever shows it.
       else if (msg && msg.type === "notice") document.dispatchEvent(new CustomEvent("user-notice", { detail: msg }));
     };
     socket.onclose = (e) => {
       socket = null;
-      if (e.code === CLOSE_FORBIDDEN) { show(0); return; }
+      if (e.code === CLOSE_FORBIDDEN) {
+        show(0);
+        showCounts(Object.fromEntries(counters.map((el) => [el.dataset.count, 0])));
+        return;
+      }
       // Exponential backoff with jitter, so a restarted server is not stormed.
       retry = setTimeout(connect, delay + Math.random() * delay / 2);
       delay = Math.min(delay * 2, MAX_DELAY);

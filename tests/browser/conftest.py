@@ -103,6 +103,9 @@ def server_env(workdir: Path) -> dict:
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        # Web push off (set, so var/vapid.env of a developer's `make run` is not read) unless a test module sets keys.
+        "VAPID_PUBLIC_KEY": os.environ.get("VAPID_PUBLIC_KEY", ""),
+        "VAPID_PRIVATE_KEY": os.environ.get("VAPID_PRIVATE_KEY", ""),
     })
     return env
 

@@ -12,6 +12,7 @@ live server's database like tests/browser/scenario.py:
   other's attack, DEFENDER on the clock.
 - ``next_game_by_itself USERNAME``: his profile setting "go to the next
   game after my move" turned on.
+- ``challenge FROM TO``: FROM challenges TO to a two-player Durak table.
 Prints one JSON line.
 """
 
@@ -75,8 +76,17 @@ def next_game_by_itself(username: str) -> dict:
     return {"player": username}
 
 
+def challenge(by: str, to: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from correspondence import services
+
+    sent = services.create_challenge(get_user_model().objects.get(username=by), [to], "durak", {}, {})
+    return {"challenge": sent.pk}
+
+
 SCENARIOS = {"players": players, "durak_on_clock": durak_on_clock, "durak_defending": durak_defending,
-             "next_game_by_itself": next_game_by_itself}
+             "next_game_by_itself": next_game_by_itself, "challenge": challenge}
 
 
 def main(argv: list[str]) -> None:

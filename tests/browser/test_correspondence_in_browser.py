@@ -1,7 +1,8 @@
 """Correspondence play in real browsers (issue 25): My games re-sorts itself
 when an opponent moves in another browser; the next-game button and its key;
 a challenge accepted in a second browser starts the table; private notes
-stay with their writer; every new page fits a phone (390×844)."""
+stay with their writer; the header counts the challenges waiting for an
+answer, live; every new page fits a phone (390×844), header and all."""
 
 import json
 import re
@@ -12,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page
+from tests.browser.test_phone_layout import assert_header_on_one_line
 
 pytestmark = pytest.mark.browser
 
@@ -120,14 +122,17 @@ def test_a_challenge_accepted_in_a_second_browser_starts_the_table(browser, live
         erin.wait_for_url(re.compile(r"/challenges/$"))
         expect(erin.locator("#sent")).to_contain_text("fedor".capitalize())
 
-        # Fedor hears of it live, on the lobby, and accepts.
+        # Fedor hears of it live, on the lobby (a notice, and the count in the header), and accepts.
         notice = fedor.locator("#live-notices")
         expect(notice).to_contain_text("New challenge from Erin.", timeout=20_000)
+        expect(fedor.locator("#challenges-waiting")).to_be_visible()
+        expect(fedor.locator("#challenges-waiting .count")).to_have_text("1")
         notice.get_by_role("link", name="Open").click()
         fedor.wait_for_url(re.compile(r"/challenges/$"))
         fedor.locator("#incoming").get_by_role("button", name="Accept").click()
         fedor.wait_for_url(re.compile(r"/games/\d+/$"))
         expect(fedor.locator("#table .seats")).to_be_visible()
+        expect(fedor.locator("#challenges-waiting")).to_be_hidden()  # nothing waits for his answer any more
         game_url = re.search(r"/games/\d+/$", fedor.url).group(0)
 
         # Erin is told live that the table started, and finds it there.
@@ -172,6 +177,7 @@ def test_every_new_page_fits_a_phone(browser, live_site):
     scenario(live_site, "players", PASSWORD, "ira", "jan")
     game = scenario(live_site, "durak_on_clock", "ira", "jan", "ira")
     scenario(live_site, "durak_on_clock", "ira", "jan", "jan")
+    scenario(live_site, "challenge", "jan", "ira")  # the header's fullest: a game and a challenge waiting
     page = player_page(browser, live_site, "ira", "/my-games/", viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page.goto("/friends/")
@@ -181,6 +187,8 @@ def test_every_new_page_fits_a_phone(browser, live_site):
                            ("challenges", "/challenges/"), ("lobby", "/"), ("game", game["url"])]:
             page.goto(path)
             page.wait_for_load_state("networkidle")
+            expect(page.locator("#challenges-waiting .count")).to_have_text("1")
+            assert_header_on_one_line(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             page.screenshot(path=SCREENSHOTS.format("phone-" + name), full_page=True)
             assert width <= PHONE["width"], f"{path} is {width}px wide on a 390px phone"

@@ -244,7 +244,7 @@ def test_on_a_phone_the_full_page_sheet_does_not_scroll_the_page_sideways(phone,
     page.screenshot(path=f"/tmp/phone-sheet-{game}.png", full_page=True)
 
 
-@pytest.mark.parametrize("path", ["/", "/games/new/", "/accounts/profile/"])
+@pytest.mark.parametrize("path", ["/", "/games/new/", "/accounts/profile/", "/notifications/"])
 def test_on_a_phone_the_lobby_the_new_table_page_and_the_profile_do_not_scroll_sideways(phone, path):
     page = phone
     page.goto(path)

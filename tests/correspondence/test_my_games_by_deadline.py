@@ -8,6 +8,7 @@ from datetime import datetime, time, timedelta, UTC
 import re
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -193,3 +194,21 @@ def test_the_page_is_in_russian_for_a_russian_speaking_player(players):
     put_on_clock(game, me, timezone.now() + timedelta(hours=3))
     html = client_for(me).get(reverse("my_games")).content.decode()
     assert "Ваш ход" in html and "Последний ход" in html and "Моё время" in html and "Дурак" in html
+
+
+def test_a_row_escapes_the_names_and_shows_the_opponents_clock_in_my_language(players):
+    me, a, *_ = players
+    me.language = "ru"
+    me.save()
+    a.display_name = 'Anna <b>"&'
+    a.save()
+    game = durak_between(me, a)
+    with time_machine.travel(datetime(2030, 3, 5, 9, 0, tzinfo=UTC), tick=False):
+        put_on_clock(game, a, datetime(2030, 3, 5, 14, 30, tzinfo=UTC), reserve=2 * 86400)
+        html = client_for(me).get(reverse("my_games")).content.decode()
+    row = html[html.index(f'data-game="{game.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "<b>" not in row
+    assert ('<span class="their-clock">Anna &lt;b&gt;&quot;&amp;: <span class="clock">5 ч 30 мин + 2 д</span> '
+            '<small class="muted deadline-at">Чт 7 Мар, 14:30</small></span>') in row
+    assert '<td class="turn" data-label="Ход">Anna &lt;b&gt;&quot;&amp;</td>' in row and ">Открыть</a>" in row

@@ -310,7 +310,10 @@ def test_an_aborted_game_sends_no_game_over_email(joker_game, players, run_on_co
         moderation_actions.abort_game(joker_game.pk, outsider(), "testing")
         notifications.game_over(joker_game.pk)
 
-    assert mail.outbox == []
+    # Issue 26: a moderator's abort is told (notifications.dispatch, the "moderator's decision"
+    # notice, by email too), but it is no game-over email.
+    assert {m.subject for m in mail.outbox} == {"Game aborted"}
+    assert all("aborted by a moderator: testing" in m.body for m in mail.outbox)
 
 
 def test_a_game_lost_on_time_says_who_lost_and_who_won_on_time(joker_game, players, run_on_commit):

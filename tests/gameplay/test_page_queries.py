@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 JOKER = get_engine("joker")
 DURAK = get_engine("durak")
 FEW, MANY = 2, 12
-STATE_COLUMN = re.compile(r'\."state"')  # only games have a column of that name
+STATE_COLUMN = re.compile(r'\."(state|history)"')  # only games have columns of those names
 
 
 @pytest.fixture
@@ -101,10 +101,10 @@ def test_the_profile_runs_as_many_queries_with_twelve_games_of_each_kind_as_with
     assert few == many
 
 
-@pytest.mark.parametrize("page", ["lobby", "profile"])
-def test_the_lobby_and_the_profile_never_load_a_games_state(players, page):
+@pytest.mark.parametrize("page, args", [("lobby", []), ("profile", []), ("player", ["player1"])])
+def test_the_lobby_the_profile_and_the_player_page_never_load_a_games_state(players, page, args):
     every_kind_of_game(players, 3)
-    queries = captured(client_for(players[0]), reverse(page))
+    queries = captured(client_for(players[0]), reverse(page, args=args))
     assert not [sql for sql in queries if STATE_COLUMN.search(sql)]
 
 

@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -116,3 +118,32 @@ def test_the_chart_labels_its_first_and_last_date():
     assert [t.label for t in chart.dates] == ["2026-01-02", "2026-02-01"]
     assert [t.label for t in chart.values] == ["30", "20", "10"]
     assert chart.values[0].position < chart.values[-1].position  # the highest at the top
+
+
+def test_the_leaderboard_pages_its_players_without_counting_them(people, django_user_model):
+    client = client_for(people[0])
+    now = timezone.now()
+    users = [django_user_model.objects.create_user(f"paged{i}", password=None) for i in range(120)]
+    Rating.objects.bulk_create(Rating(user=u, engine="joker", mu=1500 + i, sigma=100, games=9, updated_at=now)
+                               for i, u in enumerate(users))
+    url = reverse("leaderboard", args=["joker"])
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(url + "?page=2")
+    assert not any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
+    assert [rank for rank, _r in second.context["rows"]] == list(range(51, 101))
+    assert "Page 2<" in second.text and 'href="?page=3"' in second.text and 'href="?page=1"' in second.text
+    last = client.get(url + "?page=3")
+    assert [rating.user.username for _rank, rating in last.context["rows"]] == [f"paged{i}" for i in range(19, -1, -1)]
+    assert 'rel="next"' not in last.text
+    # A page past the end (a hand-made link) shows the last one, as the other lists do.
+    beyond = client.get(url + "?page=9")
+    assert beyond.context["page"].number == 3 and len(beyond.context["rows"]) == 20
+
+
+def test_equal_provisional_ratings_are_listed_in_the_order_the_players_joined(people, django_user_model):
+    now = timezone.now()
+    users = [django_user_model.objects.create_user(name, password=None) for name in ("zed", "amy", "kim")]
+    Rating.objects.bulk_create(Rating(user=u, engine="joker", mu=1500, sigma=100, games=2, updated_at=now)
+                               for u in users)
+    response = client_for(people[0]).get(reverse("leaderboard", args=["joker"]))
+    assert [r.user.username for r in response.context["provisional"]] == ["zed", "amy", "kim"]

@@ -1,0 +1,14 @@
+"""Telegram: a player links his account to a chat with the site's bot and gets
+his notices there, each with an "Open the game" button.
+
+- `models`: `TelegramLink` (one chat per player: muted until, stopped) and
+  `TelegramLinkToken` (the profile's one-time deep link, stored hashed).
+- `links`: every change of a link, one service function each.
+- `replies`: what the bot answers to /start, /games, /mute, /stop, /help,
+  worded in the linked player's language (plain sync functions: the database).
+- `bot`: the aiogram Router and Dispatcher that run `replies` through
+  asgiref's sync_to_async, and the Bot pointed at TELEGRAM_API_URL.
+- `channel.TelegramChannel`: the "telegram" channel of `notifications.channels`.
+- `views`: the profile's link / unlink, and the webhook route (TELEGRAM_WEBHOOK_URL).
+The process: `manage.py run_telegram_bot` (config/supervisord.conf).
+"""
