@@ -62,16 +62,24 @@ run: migrate var/vapid.env
 	echo "Serving on http://$$WEB_HOST:$$WEB_PORT/ (Ctrl-C stops everything); links in emails: $${SITE_URL:-SITE_URL of .env}"; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
+# The suite runs in parallel (pytest-xdist): PYTEST_WORKERS worker processes,
+# by default one per CPU this process may use, at most 4; PYTEST_WORKERS=1 (or 0)
+# runs it serially in one process. --dist loadgroup keeps the tests of one
+# xdist_group on one worker; tests/conftest.py puts each module with a shared
+# (module-scoped) fixture in a group of its own. README, "Tests".
+PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))')
+PYTEST_PARALLEL = $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup)
+
 # With TEST_DATABASE_URL, the first run already includes the multi-process
 # PostgreSQL tests (tests/integration: several processes, two sets of them on
 # one database, whose fixture creates a database on that server); the second
 # runs the database tests of tests/gameplay again with PostgreSQL as the
 # test database.
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 	  echo "== the database tests again, on $${TEST_DATABASE_URL%%://*}"; \
-	  DATABASE_URL="$$TEST_DATABASE_URL" $(BIN)/python -m pytest -m "not browser" tests/gameplay $(PYTEST_ARGS); \
+	  DATABASE_URL="$$TEST_DATABASE_URL" $(BIN)/python -m pytest -m "not browser" tests/gameplay $(PYTEST_PARALLEL) $(PYTEST_ARGS); \
 	fi
 
 bench: install

