@@ -6,6 +6,15 @@
   const box = document.getElementById("last-games");
   document.querySelectorAll("[data-reload]").forEach((button) => button.addEventListener("click", () => location.reload()));
   window.addEventListener("online", () => location.reload());
+  // Shown while the browser says it is online: a reload that raced the
+  // connection's return, or the site itself unreachable. Try again by itself,
+  // waiting longer each time (2 s, 4 s, ... at most a minute); a page that
+  // loads clears the count (pwa.js).
+  if (navigator.onLine) {
+    const tries = Number(sessionStorage.getItem("offline-retries") || 0);
+    sessionStorage.setItem("offline-retries", String(tries + 1));
+    setTimeout(() => { if (navigator.onLine) location.reload(); }, Math.min(60000, 2000 * 2 ** tries));
+  }
   if (!box || !("caches" in window)) return;
 
   function text(node) {

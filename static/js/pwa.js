@@ -3,6 +3,7 @@
 // page's language, so that the offline page it keeps speaks it too.
 (function () {
   "use strict";
+  if (!document.getElementById("last-games")) sessionStorage.removeItem("offline-retries");  // a page loaded
   if (!("serviceWorker" in navigator)) return;
   const script = document.currentScript;
   const url = (script && script.dataset.worker) || "/sw.js";

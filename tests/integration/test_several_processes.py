@@ -110,9 +110,13 @@ def test_a_deadline_two_workers_and_beat_race_for_is_enforced_once(processes):
     time.sleep(max(0.0, (applied + timedelta(seconds=MOVE_SECONDS / 2) - datetime.now(UTC)).total_seconds()))
     after = stack.helper("snapshots", [game["game"]])[str(game["game"])]
 
-    assert [(m["seq"], m["position"], m["by"]) for m in after["moves"]] == [(1, seat["position"], "timeout")], (
+    # On a loaded machine the snapshot may come after the next seat's own deadline (MOVE_SECONDS after
+    # `applied`): its legitimate time-out is no second enforcement. Anything earlier would be.
+    next_deadline = applied + timedelta(seconds=MOVE_SECONDS)
+    moves = [m for m in after["moves"] if at(m["created_at"]) < next_deadline]
+    assert [(m["seq"], m["position"], m["by"]) for m in moves] == [(1, seat["position"], "timeout")], (
         f"one automatic move for the deadline, no more: {after['moves']}\n{stack.logs()}")
-    assert after["version"] == 1, after
+    assert after["version"] == len(after["moves"]), after
     assert first["action"].get("auto") is True, first
     assert deadline <= applied < deadline + timedelta(seconds=3), (deadline, applied)
     # Both workers really ran their copy (and lost nothing: no error).
