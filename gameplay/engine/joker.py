@@ -492,12 +492,7 @@ class JokerEngine(Engine):
                 raise IllegalMove(WRONG_PHASE[phase, action_type])
             if phase != Phase.PLAY:
                 return super().refusal(state, seat, action)
-            hand = state["hands"][seat]
-            trick = self._current_trick(state)
-            play = self._parse_play(seat, action, hand, leading=trick.is_empty)
-            rule = obligation(hand, trick)
-            if not rule.allows(play.card):
-                raise rule.refusal(play.card)
+            self._lawful_play(state, seat, action)
         except IllegalMove as exc:
             return exc
         return None
@@ -550,13 +545,18 @@ class JokerEngine(Engine):
             state["turn"] = next_seat(seat)
         return events
 
-    def _apply_play(self, state: State, seat: int, action: Action) -> list[Event]:
+    def _lawful_play(self, state: State, seat: int, action: Action) -> tuple[list, Trick, Play]:
+        """(hand, trick, play) of a card play the rules allow, or IllegalMove saying why not."""
         hand = state["hands"][seat]
         trick = self._current_trick(state)
         play = self._parse_play(seat, action, hand, leading=trick.is_empty)
         rule = obligation(hand, trick)
         if not rule.allows(play.card):
             raise rule.refusal(play.card)
+        return hand, trick, play
+
+    def _apply_play(self, state: State, seat: int, action: Action) -> list[Event]:
+        hand, trick, play = self._lawful_play(state, seat, action)
         hand.remove(play.card)
         state["played"].append(play.card)
         if play.is_joker:
