@@ -2,6 +2,8 @@
 lists him, marked provisional, from his first rated game and says why he is
 not ranked yet; his rating chart has a value axis and a date axis (issue 27, 7)."""
 
+import re
+
 import pytest
 
 from tests.browser.conftest import log_in
@@ -34,7 +36,11 @@ def test_the_rating_chart_shows_its_values_and_dates(page, live_site):
     expect(chart).to_be_visible()
     values = [text.text_content() for text in chart.locator(".value-axis text").all()]
     dates = [text.text_content() for text in chart.locator(".date-axis text").all()]
-    assert len(values) >= 2 and all(v.lstrip("-").isdigit() for v in values), values
+    assert values and all(v.lstrip("-").isdigit() for v in values), values
+    # The axis runs from the highest rating (top) to the lowest (bottom), the chart's title names both;
+    # two games that left the same rating draw a flat line with its one value.
+    low, high = re.findall(r"-?\d+", chart.locator("title").text_content())[-2:]
+    assert (values[0], values[-1]) == (high, low), (values, low, high)
     assert dates and all(any(ch.isdigit() for ch in d) for d in dates), dates
     box = chart.bounding_box()
     for text in chart.locator("text").all():
