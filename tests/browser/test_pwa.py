@@ -144,9 +144,15 @@ def test_a_push_to_the_worker_shows_a_notification_that_names_the_game(player_pa
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_site.url, "registrationId": ours[0]["registrationId"],
                                                   "data": json.dumps(message)})
 
-    shown = page.wait_for_function("""() => navigator.serviceWorker.ready
-        .then((r) => r.getNotifications())
-        .then((list) => list.length ? list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})) : null)""")
+    # wait_for_function takes a returned Promise as a truthy answer at once, so each poll asks the worker
+    # again and answers with what the previous ask found: null until a notification is shown.
+    shown = page.wait_for_function("""() => {
+        navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => {
+            window.shownNotifications = list.length
+                ? list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})) : null;
+        });
+        return window.shownNotifications || null;
+    }""")
     assert shown.json_value() == [{"title": "Your move", "body": message["body"], "tag": message["tag"], "url": url}]
     cdp.detach()
 
