@@ -15,11 +15,16 @@ wants to own the process's event loop and its job queue, more than we use.
 
 from __future__ import annotations
 
+import html
+import logging
 from collections.abc import Callable
 
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.exceptions import (TelegramAPIError, TelegramBadRequest, TelegramForbiddenError, TelegramNotFound,
+                                TelegramRetryAfter)
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from asgiref.sync import async_to_sync, sync_to_async
@@ -27,14 +32,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections
 
-from notifications.telegram import replies
+from notifications.channels import DestinationGone, Notice, TemporaryFailure
+from notifications.telegram import links, replies
 from notifications.telegram.replies import Reply
 
+log = logging.getLogger(__name__)
+
 REQUEST_SECONDS = 20
-
-
-def is_configured() -> bool:
-    return bool(settings.TELEGRAM_BOT_TOKEN)
 
 
 def new_bot() -> Bot:
@@ -133,3 +137,45 @@ def username() -> str:
 
 def deep_link(token: str) -> str:
     return f"https://t.me/{username()}?start={token}"
+
+
+# --- a notice as a message (the "telegram" channel's send) ----------------------------------
+
+# 400s that mean the chat itself is gone, not that this one message was wrong.
+GONE_CHAT = ("chat not found", "user not found", "peer_id_invalid", "user is deactivated", "bot was kicked")
+
+
+def message_text(notice: Notice) -> str:
+    """The message's HTML: the title in bold, then the body (escaped: names are players' own words)."""
+    title, body = html.escape(notice.title), html.escape(notice.body)
+    return f"<b>{title}</b>\n{body}" if body else f"<b>{title}</b>"
+
+
+def send_notice(chat_id: int, notice: Notice) -> None:
+    """The notice to the player's chat. The chat is gone (403: the bot was
+    blocked, kicked, or the user deactivated; 400 "chat not found"): his link
+    is dropped, then DestinationGone. Flood control (429, retry_after),
+    Telegram's 5xx, a network error or timeout, any other refusal:
+    TemporaryFailure, which the dispatcher retries with back-off."""
+    try:
+        async_to_sync(_send_message)(chat_id, notice)
+    except TelegramForbiddenError as error:
+        links.forget_chat(notice.user_id)
+        raise DestinationGone(str(error)) from error
+    except (TelegramBadRequest, TelegramNotFound) as error:
+        if any(words in str(error).lower() for words in GONE_CHAT):
+            links.forget_chat(notice.user_id)
+            raise DestinationGone(str(error)) from error
+        log.error("Telegram refused notice %s to user %s: %s", notice.key, notice.user_id, error)
+        raise TemporaryFailure(str(error)) from error
+    except TelegramRetryAfter as error:
+        raise TemporaryFailure(str(error), retry_after=error.retry_after) from error
+    except (TelegramAPIError, OSError, TimeoutError) as error:  # 5xx, network, timeouts (aiohttp's too)
+        raise TemporaryFailure(str(error)) from error
+
+
+async def _send_message(chat_id: int, notice: Notice) -> None:
+    buttons = [(notice.button, notice.url)] if notice.button and notice.url else []
+    async with new_bot() as telegram:
+        await telegram.send_message(chat_id, message_text(notice), parse_mode=ParseMode.HTML,
+                                    reply_markup=keyboard(buttons))

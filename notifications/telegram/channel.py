@@ -2,7 +2,8 @@
 player's linked chat, unless he stopped it (/stop).
 
 send(): the notice as one message (title in bold, body, and an inline URL
-button with `notice.button` opening `notice.url`), through aiogram's Bot.
+button with `notice.button` opening `notice.url`), through aiogram's Bot
+(`bot.send_notice`, which says what Telegram's answer means).
 - muted (/mute): nothing is sent (the notice is skipped, not delayed: a
   player who silences the bot for 3 hours does not want them all at once
   afterwards; My games and /games still show what waits). The dispatcher
@@ -19,36 +20,22 @@ button with `notice.button` opening `notice.url`), through aiogram's Bot.
 
 from __future__ import annotations
 
-import html
 import logging
 
-from aiogram.enums import ParseMode
-from aiogram.exceptions import (TelegramAPIError, TelegramBadRequest, TelegramForbiddenError, TelegramNotFound,
-                                TelegramRetryAfter)
-from asgiref.sync import async_to_sync
-
-from notifications.channels import Destination, DestinationGone, Notice, TemporaryFailure
-from notifications.telegram import bot, links
+from notifications.channels import Destination, DestinationGone, Notice
+from notifications.telegram import bot_module, is_configured
 from notifications.telegram.models import TelegramLink
 
 log = logging.getLogger(__name__)
 
 NAME = "telegram"
-# 400s that mean the chat itself is gone, not that this one message was wrong.
-GONE_CHAT = ("chat not found", "user not found", "peer_id_invalid", "user is deactivated", "bot was kicked")
-
-
-def message_text(notice: Notice) -> str:
-    """The message's HTML: the title in bold, then the body (escaped: names are players' own words)."""
-    title, body = html.escape(notice.title), html.escape(notice.body)
-    return f"<b>{title}</b>\n{body}" if body else f"<b>{title}</b>"
 
 
 class TelegramChannel:
     name = NAME
 
     def is_configured(self) -> bool:
-        return bot.is_configured()
+        return is_configured()
 
     def destinations(self, user) -> list[Destination]:
         link = TelegramLink.objects.filter(user=user, stopped=False).first()
@@ -66,28 +53,7 @@ class TelegramChannel:
             log.info("notice %s to user %s skipped: Telegram muted until %s", notice.key, notice.user_id,
                      link.muted_until)
             return
-        try:
-            async_to_sync(_send_message)(link.chat_id, notice)
-        except TelegramForbiddenError as error:
-            links.forget_chat(notice.user_id)
-            raise DestinationGone(str(error)) from error
-        except (TelegramBadRequest, TelegramNotFound) as error:
-            if any(words in str(error).lower() for words in GONE_CHAT):
-                links.forget_chat(notice.user_id)
-                raise DestinationGone(str(error)) from error
-            log.error("Telegram refused notice %s to user %s: %s", notice.key, notice.user_id, error)
-            raise TemporaryFailure(str(error)) from error
-        except TelegramRetryAfter as error:
-            raise TemporaryFailure(str(error), retry_after=error.retry_after) from error
-        except (TelegramAPIError, OSError, TimeoutError) as error:  # 5xx, network, timeouts (aiohttp's too)
-            raise TemporaryFailure(str(error)) from error
+        bot_module().send_notice(link.chat_id, notice)
 
     def forget(self, destination: Destination) -> None:
         """Nothing left: `send` dropped the player's link before raising DestinationGone."""
-
-
-async def _send_message(chat_id: int, notice: Notice) -> None:
-    buttons = [(notice.button, notice.url)] if notice.button and notice.url else []
-    async with bot.new_bot() as telegram:
-        await telegram.send_message(chat_id, message_text(notice), parse_mode=ParseMode.HTML,
-                                    reply_markup=bot.keyboard(buttons))

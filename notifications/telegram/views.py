@@ -15,7 +15,6 @@ import json
 import logging
 import secrets
 
-from aiogram.exceptions import TelegramAPIError
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.contrib import messages
@@ -26,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from notifications.telegram import bot, links
+from notifications.telegram import bot_module, is_configured, links
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -35,11 +34,12 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 @require_GET
 @login_required
 def link(request: HttpRequest) -> HttpResponse:
-    if not bot.is_configured():
+    if not is_configured():
         raise Http404
+    bot = bot_module()
     try:
         return redirect(bot.deep_link(links.new_token(request.user)))
-    except TelegramAPIError:
+    except bot.TelegramAPIError:
         log.exception("asking the Bot API for the bot's name failed")
         messages.error(request, _("Telegram cannot be reached right now. Please try again later."))
         return redirect("profile")
@@ -56,7 +56,7 @@ def unlink(request: HttpRequest) -> HttpResponse:
 @csrf_exempt
 @require_POST
 def webhook(request: HttpRequest) -> HttpResponse:
-    if not (bot.is_configured() and settings.TELEGRAM_WEBHOOK_URL):
+    if not (is_configured() and settings.TELEGRAM_WEBHOOK_URL):
         raise Http404
     given = request.headers.get(SECRET_HEADER, "")
     if not secrets.compare_digest(given.encode(), settings.TELEGRAM_WEBHOOK_SECRET.encode()):
@@ -73,6 +73,7 @@ def webhook(request: HttpRequest) -> HttpResponse:
 
 async def _feed(update: dict) -> None:
     """Handle one update; a failure is logged and the update acknowledged (Telegram would resend it forever)."""
+    bot = bot_module()
     async with bot.new_bot() as telegram:
         try:
             await bot.new_dispatcher().feed_raw_update(telegram, update)

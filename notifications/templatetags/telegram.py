@@ -2,7 +2,7 @@
 
 from django import template
 
-from notifications.telegram import bot
+from notifications.telegram import is_configured
 from notifications.telegram.models import TelegramLink
 
 register = template.Library()
@@ -10,7 +10,7 @@ register = template.Library()
 
 @register.inclusion_tag("notifications/telegram/_link.html", takes_context=True)
 def telegram_link(context) -> dict:
-    if not bot.is_configured():
+    if not is_configured():
         return {"configured": False}
     user = context["request"].user
     return {"configured": True, "link": TelegramLink.objects.filter(user=user).first(),

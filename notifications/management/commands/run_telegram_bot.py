@@ -15,7 +15,7 @@ import logging
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from notifications.telegram import bot
+from notifications.telegram import bot, is_configured
 
 log = logging.getLogger("notifications.telegram")
 ALLOWED_UPDATES = ["message"]
@@ -25,7 +25,7 @@ class Command(BaseCommand):
     help = "Run the Telegram bot (long polling), or register its webhook when TELEGRAM_WEBHOOK_URL is set."
 
     def handle(self, *args, **options) -> None:
-        if not bot.is_configured():
+        if not is_configured():
             log.info("TELEGRAM_BOT_TOKEN is not set: the Telegram bot does not run")
             return
         if settings.TELEGRAM_WEBHOOK_URL:
