@@ -22,6 +22,22 @@ of such connections hurt:
   just before the server's empty answer arrived, and the consumer died with
   TimeoutError (channels_redis issue #422). It is set a few seconds longer.
 
+Two limits of channels_redis' defaults that a busy process passes:
+
+- A pool of at most 100 connections that raises "Too many connections" at
+  the 101st command in flight (redis-py 8's default): the moment 400
+  sockets of a process close (or reconnect after a deploy) at once, their
+  `group_discard`s or `group_add`s failed, leaving dead members in the
+  groups or closing a handshake with 1011. The pool here is a blocking one
+  of the same size: a command waits for a free connection, up to
+  `POOL_WAIT_SECONDS`.
+- A capacity of 100 messages per channel, which for a process' channels
+  (`specific.<process>!<socket>`) is the capacity of the one Redis key all
+  of its sockets share: at 90 moves a second a process whose event loop
+  lagged for a second dropped fan-outs, and a seat never got that move's
+  state (its page repairs it from the next message only). Those keys hold
+  `PROCESS_CAPACITY` messages here; other channels keep the default.
+
 Commands are deliberately not retried: a consumer whose receive loop was
 waiting when Redis went down ends (its socket closes with 1011 and the page
 reconnects, which adds it to its groups again), instead of living on after
@@ -43,6 +59,7 @@ import time
 
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
 from channels_redis.utils import create_pool
+from redis.asyncio import BlockingConnectionPool
 
 try:  # redis-py >= 7: connections may follow a managed Redis' maintenance notifications
     from redis.maint_notifications import MaintNotificationsConfig
@@ -53,6 +70,12 @@ log = logging.getLogger(__name__)
 
 # Seconds a connection may wait for an answer beyond the BZPOPMIN block time.
 SOCKET_TIMEOUT_MARGIN = 5
+# A process' connections to Redis (redis-py's default), and how long a command waits for one.
+POOL_CONNECTIONS = 100
+POOL_WAIT_SECONDS = 10
+# The channels of one process, which share one Redis key, and the messages that key holds.
+PROCESS_CHANNELS = "specific.*"
+PROCESS_CAPACITY = 1000
 
 
 def connection_options(host: dict, block_seconds: float) -> dict:
@@ -63,9 +86,26 @@ def connection_options(host: dict, block_seconds: float) -> dict:
     return {**options, **host}
 
 
+def blocking_pool(host: dict):
+    """channels_redis' pool for this host, as a blocking pool where it makes
+    a plain one (a host by URL or by connection arguments; Sentinel stays its own)."""
+    if "master_name" in host:
+        return create_pool(host)
+    options = {"max_connections": POOL_CONNECTIONS, "timeout": POOL_WAIT_SECONDS, **host}
+    address = options.pop("address", None)
+    if address is not None:
+        return BlockingConnectionPool.from_url(address, **options)
+    return BlockingConnectionPool(**options)
+
+
 class RedisChannelLayer(BaseRedisChannelLayer):
+    def __init__(self, *args, channel_capacity: dict | None = None, **kwargs):
+        capacities = dict(channel_capacity or {})  # the settings' own patterns first: the first match wins
+        capacities.setdefault(PROCESS_CHANNELS, PROCESS_CAPACITY)
+        super().__init__(*args, channel_capacity=capacities, **kwargs)
+
     def create_pool(self, index):
-        return create_pool(connection_options(self.hosts[index], self.brpop_timeout))
+        return blocking_pool(connection_options(self.hosts[index], self.brpop_timeout))
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Send each (group, message) pair, as `group_send` would, in two

@@ -66,7 +66,7 @@ def test_it_delivers_what_group_send_delivers(redis_url):
 
 def test_a_full_channel_drops_the_message_as_group_send_does(redis_url):
     async def scenario():
-        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-full", capacity=2)
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-full", channel_capacity={"specific.*": 2})
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
         for n in range(3):
