@@ -6,9 +6,12 @@ admin's list of moves took 31 ms at 10 games and 148 ms at 10,000 (3 M
 moves), most of it counting. Over a whole table of more than
 `ESTIMATE_ABOVE` rows, the page count comes from the planner's statistics
 (`pg_class.reltuples`, kept by autovacuum's ANALYZE): a page number off by
-a few percent at the far end of millions of rows is no loss. A filtered
-list (a search, a filter), a small table, another database or a table
-never analysed is counted exactly.
+a few percent at the far end of millions of rows is no loss. So is a
+whole table as its reader may see it (`whole_table`: the admin's list with
+no search or filter of his own, less the rows his role may not read, such
+as a moderator's own games in play). A list he filtered (a search, a
+filter), a small table, another database or a table never analysed is
+counted exactly.
 """
 
 from __future__ import annotations
@@ -23,19 +26,25 @@ ESTIMATE_ABOVE = 100_000
 
 
 class EstimatedCountPaginator(Paginator):
+    def __init__(self, object_list, per_page, orphans: int = 0, allow_empty_first_page: bool = True, *,
+                 whole_table: bool = False) -> None:
+        super().__init__(object_list, per_page, orphans, allow_empty_first_page)
+        self.whole_table = whole_table
+
     @cached_property
     def count(self) -> int:
-        estimate = estimated_rows(self.object_list)
+        estimate = estimated_rows(self.object_list, whole_table=self.whole_table)
         if estimate is not None and estimate > ESTIMATE_ABOVE:
             return estimate
         return super().count
 
 
-def estimated_rows(queryset) -> int | None:
+def estimated_rows(queryset, *, whole_table: bool = False) -> int | None:
     """The planner's row estimate of the queryset's table when the queryset
-    reads the whole table (no filter, no distinct) on PostgreSQL; else None."""
+    reads the whole table (no filter, unless `whole_table` says its filter
+    is only what its reader may not see; no distinct) on PostgreSQL; else None."""
     query = getattr(queryset, "query", None)
-    if query is None or query.where or query.distinct or query.combinator or query.is_sliced:
+    if query is None or (query.where and not whole_table) or query.distinct or query.combinator or query.is_sliced:
         return None
     connection = connections[queryset.db]
     if connection.vendor != "postgresql":

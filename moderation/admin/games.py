@@ -23,7 +23,7 @@ import json
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.options import IncorrectLookupParameters
-from django.contrib.admin.views.main import ChangeList
+from django.contrib.admin.views.main import ORDER_VAR, PAGE_VAR, ChangeList
 from django.core.exceptions import EmptyResultSet, PermissionDenied
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -90,6 +90,11 @@ class ModeratorAdmin(admin.ModelAdmin):
     show_full_result_count = False
     # The whole table's count from PostgreSQL's statistics once it is big (gameplay.paging).
     paginator = EstimatedCountPaginator
+
+    def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
+        """Without a search or filter of the reader's own, the list is the whole table as he may see it."""
+        whole_table = set(request.GET) <= {PAGE_VAR, ORDER_VAR}
+        return self.paginator(queryset, per_page, orphans, allow_empty_first_page, whole_table=whole_table)
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList
