@@ -5,7 +5,8 @@ An exact `COUNT(*)` reads every row (PostgreSQL keeps no row count): the
 admin's list of moves took 31 ms at 10 games and 148 ms at 10,000 (3 M
 moves), most of it counting. Over a whole table of more than
 `ESTIMATE_ABOVE` rows, the page count comes from the planner's statistics
-(`pg_class.reltuples`, kept by autovacuum's ANALYZE): a page number off by
+(`pg_class.reltuples`, kept by autovacuum's ANALYZE; on SQLite, which keeps
+none, the table's own count): a page number off by
 a few percent at the far end of millions of rows is no loss. So is a
 whole table as its reader may see it (`whole_table`: the admin's list with
 no search or filter of his own, less the rows his role may not read, such
@@ -48,7 +49,9 @@ def estimated_rows(queryset, *, whole_table: bool = False) -> int | None:
         return None
     connection = connections[queryset.db]
     if connection.vendor != "postgresql":
-        return None
+        # No statistics: the whole table's exact count, which needs no row of another table (SQLite
+        # counts an index), for a list its reader did not filter; the list itself otherwise.
+        return queryset.model._base_manager.using(queryset.db).count() if query.where and whole_table else None
     with connection.cursor() as cursor:
         cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [queryset.model._meta.db_table])
         row = cursor.fetchone()
