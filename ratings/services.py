@@ -34,7 +34,7 @@ Decisions (issue 12):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models.functions import Coalesce
@@ -240,8 +240,6 @@ def leaderboard(engine: str, now: datetime):
 
 
 def _active_since(now: datetime) -> datetime:
-    from datetime import timedelta
-
     return now - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
 
 
