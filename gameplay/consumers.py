@@ -7,7 +7,9 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "ahead", "on": true}   (Durak: "done for me in this bout", said in advance or taken
                                              back; answered by {"type": "ahead_ack", "on": true}; the new
                                              state, with its "ahead" field, goes to this seat only)
-  client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong"})
+  client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong", "version": 13},
+                                   the game's version in the database: a page behind it asks for the state again,
+                                   so a state message Redis lost is repaired within a heartbeat)
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
   server -> {"type": "ack", "move_id": "...", "version": 13}
   server -> {"type": "error", "code": "illegal", "message": "...", "version": 12, "move_id": "..."}
@@ -73,6 +75,12 @@ def _mark_seen(game_id: int, position: int | None) -> None:
         Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
 
 
+def _heartbeat(game_id: int, position: int | None) -> int | None:
+    """A ping: the player is still on the page; the game's version now (None: the game is gone)."""
+    _mark_seen(game_id, position)
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
 def _chat_history(game_id: int) -> list[dict]:
     return chat_history(Game.objects.get(pk=game_id))
 
@@ -122,12 +130,13 @@ class GameConsumer(inbound.GatedConsumer):
         if kind == "sync":
             await self.send_state()
         elif kind == "ping":
+            version = None
             try:
-                await database_sync_to_async(_mark_seen)(self.game_id, self.position)
+                version = await database_sync_to_async(_heartbeat)(self.game_id, self.position)
             except OperationalError as exc:  # busy: the next ping, 30 s later, marks the heartbeat
                 if not inbound.database_busy(exc):
                     raise
-            await self.send_json({"type": "pong"})
+            await self.send_json({"type": "pong", "version": version})
         elif kind == "move":
             await self.receive_move(content)
         elif kind == "chat":

@@ -52,6 +52,9 @@
       render();
     } else if (msg.type === "seat_replaced") {
       seatReplaced(msg);
+    } else if (msg.type === "pong") {
+      // The heartbeat's answer names the game's version: a state message lost on the way shows here.
+      if (msg.version > current.version) sync();
     } else if (msg.type === "chat_history") {
       chat.replace(msg.messages);
     } else if (msg.type === "chat") {

@@ -43,6 +43,9 @@
   to stage 5 where the player leads (see the function).
 - ``domino_final USERNAME PASSWORD [MOMENT]``: a domino Poker table for four
   at stage 5's secret choice, the player's still to make, or at his blind bid.
+- ``move_for USERNAME GAME``: the player's next legal move at that game,
+  made through the services by this process (whose messages reach no page:
+  a lost state message), and the computers' moves after it; the version then.
 - ``league_players PASSWORD USERNAME...``: English-speaking players, each
   with his username capitalised as his name (olga: Olga).
 - ``league_entries SLUG USERNAME...``: those players registered (through
@@ -534,7 +537,21 @@ def league_game_resigned(slug: str, loser: str, winner: str) -> dict:
     return {"game": game.pk, "round": fixture.round, "division_url": fixture.division.get_absolute_url()}
 
 
-SCENARIOS = {"follow_suit": follow_suit, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
+def move_for(username: str, game_id: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from gameplay import services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game
+
+    user = get_user_model().objects.get(username=username)
+    game = Game.objects.get(pk=int(game_id))
+    seat = game.seats.get(user=user)
+    services.submit_move(game.pk, user, game_payload(game, seat.position)["legal"][0], game.version)
+    return {"version": Game.objects.get(pk=game.pk).version}
+
+
+SCENARIOS = {"follow_suit": follow_suit, "move_for": move_for, "joker_in_hand": joker_in_hand, "ipuker_table": ipuker_table,
              "secret_stakes": secret_stakes, "finished_series_game": finished_series_game,
              "lost_on_time": lost_on_time, "durak_resigned": durak_resigned, "abort_table": abort_table,
              "joker_against_computers": joker_against_computers, "joker_trump_choice": joker_trump_choice,

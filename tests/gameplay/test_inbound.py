@@ -314,7 +314,7 @@ def test_lone_surrogates_in_a_move_id_or_a_chat_line_are_refused_over_websocket(
 
     replies, pong = async_to_sync(scenario)()
     assert [r["code"] for r in replies] == ["bad_request"] * 4
-    assert pong == {"type": "pong"}
+    assert pong == {"type": "pong", "version": 0}
     assert Game.objects.get(pk=joker_game.pk).version == 0
     assert not ChatMessage.objects.exists()
 
@@ -427,11 +427,11 @@ def test_a_flood_is_refused_politely_then_closed_with_4429_and_changes_nothing(j
         return pongs, refused, last, closed, other_pong
 
     pongs, refused, last, closed, other_pong = async_to_sync(scenario)()
-    assert pongs == [{"type": "pong"}] * frames_allowed
+    assert pongs == [{"type": "pong", "version": 0}] * frames_allowed
     assert all((r["code"], r["message"]) == ("rate_limited", "You are sending messages too fast; slow down.")
                for r in refused + [last])
     assert closed == {"type": "websocket.close", "code": inbound.CLOSE_TOO_MANY}
-    assert other_pong == {"type": "pong"}
+    assert other_pong == {"type": "pong", "version": 0}
     assert Game.objects.get(pk=joker_game.pk).version == 0
 
 
@@ -475,4 +475,4 @@ def test_a_heartbeat_on_a_busy_database_is_still_answered(joker_game, players, m
         return pong, state
 
     pong, state = async_to_sync(scenario)()
-    assert pong == {"type": "pong"} and state["type"] == "state"
+    assert pong == {"type": "pong", "version": None} and state["type"] == "state"  # the version unknown: busy

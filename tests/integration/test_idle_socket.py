@@ -83,7 +83,7 @@ def test_an_idle_game_page_socket_stays_open_and_live(web_stack):
 
             # Still the same connection, and it answers.
             ws.send(json.dumps({"type": "ping"}))
-            assert receive(ws, "pong", 5) == {"type": "pong"}
+            assert receive(ws, "pong", 5) == {"type": "pong", "version": 0}
             assert ws.socket.getsockname() == local_address
             # Its consumer still listens to its table: another player's move arrives.
             with game_socket(port, game["game"], cookies[mover["username"]]) as other:

@@ -1,0 +1,35 @@
+"""A state message that never reaches the game page (Redis may lose one) is
+repaired at the page's next heartbeat: the pong names the game's version and
+the page, behind it, asks for the state again. Here the move is made by
+another process whose messages reach no page: the page learns of it from
+the heartbeat alone."""
+
+import pytest
+
+from tests.browser.conftest import log_in
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long enough password 7"
+HEARTBEAT_MS = 30_000
+
+
+def shown_version(page) -> int:
+    return int(page.locator("#table").get_attribute("data-version"))
+
+
+def test_a_move_whose_message_was_lost_shows_after_the_next_heartbeat(page, live_site):
+    setup = live_site.run_scenario("two_joker_tables", "tamar", PASSWORD)["first"]
+    page.clock.install()  # the page's timers, the 30-second heartbeat among them, run when the test says
+    log_in(page, "tamar", PASSWORD, setup["url"])
+    page.wait_for_function("() => document.getElementById('table').dataset.version !== undefined")
+    before = shown_version(page)
+
+    after = live_site.run_scenario("move_for", "tamar", str(setup["game"]))["version"]
+    assert after > before
+    page.clock.run_for(HEARTBEAT_MS // 2)
+    assert shown_version(page) == before  # nothing told the page
+
+    page.clock.run_for(HEARTBEAT_MS)
+    page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) === v", arg=after)
+    assert page.js_errors == []
