@@ -39,12 +39,12 @@ def after_change(game_id: int, version: int, clock_started: list[int], turn_chan
         queue_bot_move(game_id, version)
     if deadlines:
         queue_deadline_check(game_id, version)
+    if turn_changed:  # the pages' badges first: the notices' work below may take a while
+        badge.send_badges(turn_changed)
     if started:
         events.deliver(events.GAME_STARTED, game_id, version, {"players": players})
     if clock_started:
         events.deliver(events.TURN_CHANGED, game_id, version, {"positions": clock_started, "players": players})
-    if turn_changed:
-        badge.send_badges(turn_changed)
     deliver_published(game_id, version, published)
 
 

@@ -54,14 +54,19 @@ def test_my_games_moves_a_game_to_the_top_when_the_opponent_moves_in_another_bro
         expect(alla.locator(f'tr[data-game="{theirs["game"]}"]')).not_to_have_class(re.compile("my-turn"))
         expect(alla.locator(f'tr[data-game="{theirs["game"]}"] td.turn')).to_contain_text("Boris")
 
+        version = int(boris.locator("#table").get_attribute("data-version"))
         attack(boris)
+        # His move is in (on a loaded machine the page may be told "busy" and send it again a few times)...
+        boris.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
+                                arg=version, timeout=45_000)
 
-        # Now Alla must defend there too: the row turns to "Your move", live, without a reload.
+        # ... so Alla must defend there too: her badge counts it, and the row turns to "Your move",
+        # live, without a reload.
+        expect(alla.locator("#games-waiting .count")).to_have_text("2", timeout=20_000)
         row = alla.locator(f'tr[data-game="{theirs["game"]}"]')
         expect(row).to_have_class(re.compile("my-turn"), timeout=20_000)
         expect(row.locator("td.turn")).to_contain_text("Your move")
         expect(rows).to_have_count(2)
-        expect(alla.locator("#games-waiting .count")).to_have_text("2")
         alla.screenshot(path=SCREENSHOTS.format("my-games"), full_page=True)
         assert alla.js_errors == [] and boris.js_errors == []
     finally:
