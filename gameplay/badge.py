@@ -172,6 +172,10 @@ class BadgeConsumer(inbound.GatedConsumer):
         if event.get("for_watchers") and not self.watching:
             return
         await self.send_json(event["notice"])
+        if event.get("for_watchers"):
+            # One of his games changed: the count is read again too (the database has the truth),
+            # so a badge push that did not arrive is repaired with the list it goes with.
+            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id))
 
     async def badge_update(self, event):
         await self.send_count(event["waiting"])
