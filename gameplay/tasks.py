@@ -58,7 +58,10 @@ def queue_follow_up(follow_up: dict) -> None:
     broker refuses it, the events it carries are delivered at once; the rest
     is repaired by beat's sweep, the next push or a reconnect."""
     try:
-        after_change.apply_async(kwargs=follow_up)
+        # Celery would otherwise write the arguments' repr into the message (for monitoring)
+        # with its careful `saferepr`: half the cost of queueing it.
+        after_change.apply_async(kwargs=follow_up, argsrepr="()",
+                                 kwargsrepr=f"{{'game_id': {follow_up['game_id']}, 'version': {follow_up['version']}}}")
     except Exception:
         log.exception("could not queue the work after a change of game %s", follow_up["game_id"])
         deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])

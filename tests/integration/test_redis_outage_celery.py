@@ -40,7 +40,8 @@ def sweeps_after_the_outage(worker_log: str) -> list[dict]:
     """The results of the sweeps the worker ran after its last failed try to reach Redis, in order."""
     import ast
 
-    after = worker_log.rsplit("Cannot connect to redis", 1)[-1]
+    # "Cannot connect to config.celery:RedisTransport://...": the broker's transport names itself.
+    after = worker_log.rsplit("Cannot connect to ", 1)[-1]
     return [ast.literal_eval(found.group(1)) for found in SWEEP_DONE.finditer(after)]
 
 
