@@ -107,21 +107,23 @@ class MyGame:
 
 
 def current_seats(user) -> QuerySet[Seat]:
-    """The user's seats at open and active tables in the list's order, from
-    the seats alone (no game row read to order them): his moves first, the
-    nearest move deadline on top; then the games waiting for others, the
-    nearest of their deadlines first; then his open tables, the newest first."""
-    current = Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values("id")
-    active = Game.objects.filter(status=Game.Status.ACTIVE).values("id")
+    """The user's seats at open and active tables in the list's order: his
+    moves first, the nearest move deadline on top; then the games waiting
+    for others, the nearest of their deadlines first; then his open tables,
+    the newest first. Only his seats not finished are read (an index holds
+    them apart: a seat gets its `finished_at` when its game ends with a
+    result), each with its game row by key: neither his history nor the
+    site's other games in play are read, so the cost follows his games in
+    play alone."""
+    active = Q(game__status=Game.Status.ACTIVE)
     others_first_deadline = (Seat.objects.filter(game_id=OuterRef("game_id"), deadline__isnull=False)
                              .exclude(pk=OuterRef("pk")).order_by("deadline").values("deadline")[:1])
     return (
-        # The games in play by their ids from Game's status index: the user's
-        # finished games (most of his seats, after a while) are never read.
-        Seat.objects.filter(user=user, game_id__in=current)
+        Seat.objects.filter(user=user, finished_at__isnull=True,
+                            game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
         .annotate(
-            group=Case(When(Q(game_id__in=active, deadline__isnull=False), then=Value(0)),
-                       When(game_id__in=active, then=Value(1)), default=Value(2)),
+            group=Case(When(active & Q(deadline__isnull=False), then=Value(0)), When(active, then=Value(1)),
+                       default=Value(2)),
             urgency=Case(When(group=0, then=F("deadline")), When(group=1, then=Subquery(others_first_deadline)),
                          default=None, output_field=DateTimeField()),
         )

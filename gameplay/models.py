@@ -200,9 +200,11 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
     position = models.PositiveSmallIntegerField(_("seat number (from 0)"))
+    # No index of its own: the indexes below begin with the user (a single-column one made SQLite's
+    # planner read a player's whole history for My games instead of `seat_user_unfinished`).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats",
-        verbose_name=_("player"),
+        verbose_name=_("player"), db_index=False,
     )
     is_bot = models.BooleanField(_("computer player"), default=False)
     team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
@@ -246,6 +248,10 @@ class Seat(models.Model):
             # A player's finished games, the newest first (the player page).
             models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished",
                          condition=models.Q(finished_at__isnull=False)),
+            # A player's games not finished (in play, and the few aborted): My games reads
+            # these seats alone, however long his history.
+            models.Index(fields=["user", "game"], name="seat_user_unfinished",
+                         condition=models.Q(finished_at__isnull=True)),
         ]
 
     def __str__(self) -> str:

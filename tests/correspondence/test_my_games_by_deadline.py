@@ -140,6 +140,17 @@ def test_the_list_never_loads_a_games_state(players):
     assert len(queries) == 6  # my seats' ids, those seats, the ended ones, all their seats, ratings, vacations
 
 
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan does not depend on statistics")
+def test_the_list_reads_my_unfinished_seats_from_their_index_not_my_history(players):
+    me, a, *_ = players
+    durak_between(me, a)
+    sql, params = selectors.current_seats(me).values_list("pk", "game_id").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "gameplay_seat USING INDEX seat_user_unfinished" in plan, plan
+
+
 def test_the_page_shows_20_games_at_a_time_in_the_lists_order_across_pages(players):
     me, *others = players
     now = timezone.now()
