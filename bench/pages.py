@@ -18,7 +18,9 @@ at the end. Everything goes through Django's test client and the real
 views, templates, middleware and admin.
 
 The world: four players (player 0 sits at every table, so that his lobby and
-profile list all of them), a superuser, a Durak series of `--series` games
+profile list all of them), a "regular" player who takes player 3's seat at
+every fifth of the first `--full` games only (his My games is measured too:
+player 0's games in play grow with the site, his do not), a superuser, a Durak series of `--series` games
 (player 0, 1 and 2; all finished but the last), and Joker games written
 directly: games, seats and chat messages with bulk_create, the moves with
 one executemany per batch (the real actions of a whole Joker game played
@@ -37,8 +39,8 @@ leaderboard's 90 days), so the leaderboard grows with the site.
 After writing each size the database is copied (SQLite: the backup API;
 PostgreSQL: CREATE DATABASE ... TEMPLATE), and the three copies are measured
 in turns, so that the load of the rest of the machine falls on every size
-alike. Each page is requested signed in as player 0 (lobby, profile, sheet)
-or as the superuser (admin): per copy two warm-up requests and one with its
+alike. Each page is requested signed in as player 0 (lobby, profile, sheet),
+the regular player (his My games) or as the superuser (admin): per copy two warm-up requests and one with its
 queries counted (CaptureQueriesContext); then `--repeats` rounds, each
 requesting every page once from each copy; the median time is reported. The
 goal is the same number of queries at every size and at most 1.5x the time
@@ -71,6 +73,7 @@ from bench.common import database_environment, production_like_environment  # no
 from bench.move_roundtrip import create_database, destroy_database, progress  # noqa: E402
 
 SEATS = 4
+REGULAR_EVERY = 5  # the regular player's share of the first `--full` games
 GAME_INTERVAL = timedelta(hours=2, minutes=37)  # a game every 2 h 37 min: 10,000 games over three years
 BATCH_GAMES = 500
 MOVE_BATCH = 20_000
@@ -158,6 +161,9 @@ class World:
         self.players = [users.create_user(f"player{i}", password=None, language="en", display_name=f"Player {i}")
                         for i in range(SEATS)]
         self.moderator = users.create_superuser("moderator", password=None, email="m@example.com", language="en")
+        # A player of his own tables only: player 3's seat in every REGULAR_EVERY-th of the first `full` games.
+        self.regular = users.create_user("regular", password=None, language="en", display_name="Regular")
+        self.regular_tables = len(range(1, full, REGULAR_EVERY))
         self.recording = record_joker(seed=20260101, mid=moves_per_game)
         self.moves_per_game = moves_per_game
         self.full = full
@@ -203,6 +209,8 @@ class World:
             created = self.epoch + number * GAME_INTERVAL
             shift = (number + number // 4) % SEATS
             users = [self.players[(p + shift) % SEATS] for p in range(SEATS)]  # player 0 sits anywhere
+            if number < self.full and number % REGULAR_EVERY == 1:
+                users = [self.regular if user == self.players[3] else user for user in users]
             moves = (len(rec.moves) if number == 0 else 0 if status == "open" else self.moves_per_game)
             seed = str(rec.seed + number)
             games.append(Game(
@@ -352,6 +360,11 @@ class Page:
     label: str
     url: str
     staff: bool
+    reader: str = ""  # who requests it: "" = player 0 (or the superuser, for staff pages); "regular"
+
+    @property
+    def client(self) -> str:
+        return self.reader or ("staff" if self.staff else "player")
 
 
 def pages(world: World) -> list[Page]:
@@ -378,6 +391,11 @@ def pages(world: World) -> list[Page]:
     # Correspondence (issue 25): My games by deadline, and its live list as the lobby shows it.
     result.append(Page("my games", reverse("my_games"), False))
     result.append(Page("my games, lobby list", reverse("my_games_fragment") + "?compact=1", False))
+    # The same for a player whose tables stop at `--full` games: player 0's games in play grow with
+    # the site (he sits at every table), this player's stay the same while the site grows around him.
+    n = world.regular_tables
+    result.append(Page(f"my games, {n} tables", reverse("my_games"), False, "regular"))
+    result.append(Page(f"lobby list, {n} tables", reverse("my_games_fragment") + "?compact=1", False, "regular"))
     return result
 
 
@@ -462,7 +480,7 @@ def measure_all(clients: dict, page_list: list[Page], snapshots: Snapshots, repe
     counted, times = [], [{page.label: [] for page in page_list} for _ in snapshots.names]
     for name in snapshots.names:
         snapshots.use(name)
-        counted.append({page.label: count_queries(clients[page.staff], page.url) for page in page_list})
+        counted.append({page.label: count_queries(clients[page.client], page.url) for page in page_list})
     order = list(enumerate(snapshots.names))
     for round_number in range(repeats):
         turn = round_number % len(order)  # each size goes first in turn
@@ -470,7 +488,7 @@ def measure_all(clients: dict, page_list: list[Page], snapshots: Snapshots, repe
             snapshots.use(name)
             for page in page_list:
                 started = time.perf_counter()
-                clients[page.staff].get(page.url)
+                clients[page.client].get(page.url)
                 times[size][page.label].append(time.perf_counter() - started)
         progress(f"round {round_number + 1} of {repeats} measured")
     return [{label: Measure(statistics.median(times[size][label]), *counted[size][label]) for label in times[size]}
@@ -560,9 +578,10 @@ def main(argv=None) -> int:
         environment = database_environment()
         world = World(args.moves, args.full, args.series, timezone.now() - args.large * GAME_INTERVAL)
         world.add_series()
-        clients = {False: Client(), True: Client()}  # signed in before the first copy: in every copy
-        clients[False].force_login(world.players[0])
-        clients[True].force_login(world.moderator)
+        clients = {"player": Client(), "staff": Client(), "regular": Client()}  # signed in before the first copy
+        clients["player"].force_login(world.players[0])
+        clients["staff"].force_login(world.moderator)
+        clients["regular"].force_login(world.regular)
         snapshots = Snapshots(tmpdir)
         sizes, tables, page_list = [args.small, args.full, args.large], [], None
         for size in sizes:
