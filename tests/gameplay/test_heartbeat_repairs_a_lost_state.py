@@ -10,7 +10,7 @@ from gameplay import broadcast, services
 
 from .conftest import a_legal_action, acting_player
 from .test_consumer import communicator, headers_for
-from .test_inbound import opened
+from .test_inbound import locked, opened
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,3 +54,15 @@ def test_the_pong_of_a_page_up_to_date_names_the_version_it_has(joker_game, play
     pong, state = ping_after(joker_game, players[0], nothing)
     assert pong == {"type": "pong", "version": 0}
     assert state["version"] == 0
+
+
+def test_a_heartbeat_on_a_busy_database_is_still_answered_without_a_version(joker_game, players, monkeypatch):
+    from gameplay import consumers
+
+    async def database_busy():
+        monkeypatch.setattr(consumers, "_mark_seen", locked)
+
+    pong, state = ping_after(joker_game, players[0], database_busy)
+
+    assert pong == {"type": "pong", "version": None}  # unknown: the page keeps what it has
+    assert state["type"] == "state"

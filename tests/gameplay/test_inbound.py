@@ -454,25 +454,3 @@ def test_the_badge_socket_has_the_same_flood_guard(players, settings):
     replies, closed = async_to_sync(scenario)()
     assert [r["type"] for r in replies] == ["badge"] * 3 + ["error"] * 3
     assert closed["code"] == inbound.CLOSE_TOO_MANY
-
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_heartbeat_on_a_busy_database_is_still_answered(joker_game, players, monkeypatch):
-    from gameplay import consumers
-
-    headers = headers_for(players[0])
-
-    async def scenario():
-        ws = communicator(joker_game.pk, headers)
-        await opened(ws)
-        monkeypatch.setattr(consumers, "_mark_seen", locked)
-        await ws.send_json_to({"type": "ping"})
-        pong = await ws.receive_json_from(timeout=5)
-        await ws.send_json_to({"type": "sync"})
-        state = await ws.receive_json_from(timeout=5)
-        await ws.disconnect()
-        return pong, state
-
-    pong, state = async_to_sync(scenario)()
-    assert pong == {"type": "pong", "version": None} and state["type"] == "state"  # the version unknown: busy
