@@ -33,7 +33,7 @@ def queued(monkeypatch, settings):
     deadline task is queued as in production (not eagerly skipped)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     caught = []
-    monkeypatch.setattr(tasks.after_change, "apply_async", lambda kwargs: caught.append(kwargs))
+    monkeypatch.setattr(tasks.after_change, "apply_async", lambda kwargs, **options: caught.append(kwargs))
     monkeypatch.setattr(tasks.enforce_deadlines, "apply_async", lambda *a, **k: None)
     monkeypatch.setattr(tasks.play_bot, "apply_async", lambda *a, **k: None)
     monkeypatch.setattr("notifications.emails.send_turn_email.apply_async", lambda *a, **k: None)
