@@ -1,5 +1,6 @@
-"""The Celery app, and the worker's consumer that comes back quickly after
-a broker outage.
+"""The Celery app, the worker's consumer and beat's scheduler that come back
+quickly after a broker outage, and the Redis transport that publishes a task
+without building a Redis client for it (`RedisTransport`).
 
 Redis may go away (a restart, a failover, a network cut) and come back at
 any time. What a worker needs then, set in config/settings.py (CELERY_*):
