@@ -14,11 +14,11 @@ after-commit callback, which
   "your turn", game over, ... in `notifications`).
 
 So a move's request does its transaction and the fan-out, and hands the
-task to a thread of the process that queues it (on the request's thread,
+task to a thread of the process that queues it: not the request's thread,
 which in a daphne process runs the database work of every socket one call
-at a time, queueing it took a sixth of a move's time; it still holds the
-GIL for about 0.27 ms, `config.celery.RedisTransport`; an eager Celery, as
-in the tests, runs it in place). The task is queued only after the
+at a time (queueing still holds the GIL for about 0.27 ms a move, see
+`config.celery.RedisTransport`; an eager Celery, as in the tests, runs the
+task in place). The task is queued only after the
 commit, in the order of the commits, and is lost only if the process dies
 in the moment between. If the broker refuses the task (Redis is down),
 nothing the database holds is lost: beat's sweep enforces the deadlines and
