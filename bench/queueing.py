@@ -1,6 +1,6 @@
 """What queueing a move's follow-up task costs the thread that queues it:
 the site's way (`config.celery.RedisTransport`, a short repr of the
-arguments: `gameplay.tasks.queue_follow_up`) against Celery's and kombu's
+arguments: `gameplay.tasks.queue_follow_ups`) against Celery's and kombu's
 defaults (kombu's Redis transport, Celery's `saferepr` of the arguments),
 measured in the same run, in alternating blocks.
 
@@ -59,14 +59,14 @@ def senders(redis_url: str) -> dict:
         return app
 
     kombus, ours = app_with(None), app_with("config.celery:RedisTransport")
-    name = tasks.after_change.name
+    name = tasks.after_changes.name
+    follow_ups = {"follow_ups": [FOLLOW_UP]}  # a move's follow-up alone in its task
 
     def kombus_way() -> None:
-        kombus.send_task(name, kwargs=FOLLOW_UP)
+        kombus.send_task(name, kwargs=follow_ups)
 
     def our_way() -> None:
-        ours.send_task(name, kwargs=FOLLOW_UP, argsrepr="()",
-                       kwargsrepr=f"{{'game_id': {FOLLOW_UP['game_id']}, 'version': {FOLLOW_UP['version']}}}")
+        ours.send_task(name, kwargs=follow_ups, argsrepr="()", kwargsrepr=tasks.follow_ups_repr([FOLLOW_UP]))
 
     return {"Celery and kombu defaults": kombus_way, "the site's": our_way}
 

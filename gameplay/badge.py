@@ -29,7 +29,7 @@ app knows none of them. Their apps push a changed value after the commit
 that changed it (`send_counts`).
 
 After a commit that may change whose turn it is, the change's follow-up task
-(`gameplay.tasks.after_change`) counts again for the users concerned and
+(`gameplay.tasks.after_changes`) counts again for the users concerned and
 pushes the number to their group `user-<id>` (every open tab of the user is
 in it). The database stays the
 truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.

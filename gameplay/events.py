@@ -13,8 +13,8 @@ which signals cannot say, and one event may have subscribers of both kinds:
   at all; an exception they raise rolls the change back (ratings and league
   standings commit with the result they record, or not at all).
 - **after the commit** (`after_commit=True`): called with the game's id, its
-  version and the event's details (JSON: ids, positions, words), by the one
-  Celery task that follows every committed change (`gameplay.tasks.after_change`,
+  version and the event's details (JSON: ids, positions, words), by the
+  Celery task that follows every committed change (`gameplay.tasks.after_changes`,
   or in place when Celery is eager). Each runs alone: one failing is logged
   and does not keep the others from running. Emails, pushes, live pages.
 

@@ -2,10 +2,11 @@
 and re-check that the work still applies, so a task that runs twice, late,
 or after a worker restart changes nothing more than running it once.
 
-After every committed change of a game, one task (`after_change`, queued by
-`queue_follow_up`, which `gameplay.services.after_commit` calls: this module
-registers it, so that the services never import the tasks) does the work
-that may wait a moment: the game's deadline task, the badges, the computer
+After every committed change of a game, a follow-up (queued by
+`queue_follow_ups`, which `gameplay.services.after_commit` calls with the
+follow-ups of the commits of a moment, as one task `after_changes`: this
+module registers it, so that the services never import the tasks) does the
+work that may wait a moment: the game's deadline task, the badges, the computer
 player's move, and the delivery of the game's events to their after-commit
 subscribers (`gameplay.events`: the emails of `notifications`, ...).
 
@@ -30,9 +31,26 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
-def after_change(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
-                 deadlines: bool, started: bool, published: list, bot: bool,
-                 players: list[int] | None = None) -> None:
+def after_changes(follow_ups: list[dict]) -> None:
+    """The follow-ups of several committed changes, in the order of their
+    commits: one failing does not keep the next from running."""
+    for follow_up in follow_ups:
+        try:
+            follow(**follow_up)
+        except Exception:
+            log.exception("the work after a change of game %s failed", follow_up.get("game_id"))
+
+
+@shared_task(ignore_result=True)
+def after_change(**follow_up) -> None:
+    """One follow-up as a task of its own, as they were queued before `after_changes`
+    (a message still in the broker when the site is upgraded)."""
+    follow(**follow_up)
+
+
+def follow(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
+           deadlines: bool, started: bool, published: list, bot: bool,
+           players: list[int] | None = None) -> None:
     """The follow-up of one committed change of a game (version `version`).
     Each part stands alone: one failing does not keep the others from running."""
     if bot:
@@ -53,21 +71,28 @@ def deliver_published(game_id: int, version: int, published: list) -> None:
         events.deliver(event, game_id, version, details)
 
 
-def queue_follow_up(follow_up: dict) -> None:
-    """The work after a committed change (`after_commit`): one task. If the
-    broker refuses it, the events it carries are delivered at once; the rest
-    is repaired by beat's sweep, the next push or a reconnect."""
+def queue_follow_ups(follow_ups: list[dict]) -> None:
+    """The work after committed changes (`after_commit`), in commit order: one
+    task. If the broker refuses it, the events they carry are delivered at
+    once; the rest is repaired by beat's sweep, the next push or a reconnect."""
     try:
         # Celery would otherwise write the arguments' repr into the message (for monitoring)
         # with its careful `saferepr`: half the cost of queueing it.
-        after_change.apply_async(kwargs=follow_up, argsrepr="()",
-                                 kwargsrepr=f"{{'game_id': {follow_up['game_id']}, 'version': {follow_up['version']}}}")
+        after_changes.apply_async(kwargs={"follow_ups": follow_ups}, argsrepr="()",
+                                  kwargsrepr=follow_ups_repr(follow_ups))
     except Exception:
-        log.exception("could not queue the work after a change of game %s", follow_up["game_id"])
-        deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])
+        log.exception("could not queue the work after changes of games %s",
+                      sorted({f["game_id"] for f in follow_ups}))
+        for follow_up in follow_ups:
+            deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])
 
 
-after_commit.set_follow_up(queue_follow_up)
+def follow_ups_repr(follow_ups: list[dict]) -> str:
+    """What a monitor shows of the task's arguments: each game and version."""
+    return "{'follow_ups': [" + ", ".join(f"{f['game_id']}@{f['version']}" for f in follow_ups) + "]}"
+
+
+after_commit.set_follow_up(queue_follow_ups)
 
 
 @shared_task(ignore_result=True)

