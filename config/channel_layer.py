@@ -46,7 +46,8 @@ a restart that lost its group memberships, deaf to its table.
 One more thing the layer does: `group_send_many`, several group sends (a
 move's fan-out: one view per seat, each to its seat's group) in two round
 trips to Redis instead of four per group, and one message per receiving
-process instead of one per group: see its docstring.
+process instead of one per group, each message built only if its group has
+a member: see its docstring.
 
 Settings (config/settings.py): "BACKEND": "config.channel_layer.RedisChannelLayer";
 the CONFIG is channels_redis' own. A host given as a dict may set
@@ -56,6 +57,7 @@ the CONFIG is channels_redis' own. A host given as a dict may set
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
 from channels_redis.utils import create_pool
@@ -107,10 +109,12 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     def create_pool(self, index):
         return blocking_pool(connection_options(self.hosts[index], self.brpop_timeout))
 
-    async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
+    async def group_send_many(self, messages: list[tuple[str, dict | Callable[[], dict]]]) -> None:
         """Send each (group, message) pair, as `group_send` would, in two
         round trips: one pipeline reads every group's members, one script
-        queues every message. channels_redis' `group_send` takes four round
+        queues every message. A message may be given as a function that
+        builds it: it is called only if its group has a member (a seat's
+        view, when nobody has that seat's page open, is never built). channels_redis' `group_send` takes four round
         trips per group (trim the group, read it, trim each channel, queue),
         and its Redis commands cost the event loop more than the rest of a
         move's fan-out. Same storage, expiry and capacity rules as
@@ -126,7 +130,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         else sees it: each channel is handed exactly the message of the
         group it is a member of, as if each group had been sent alone."""
         if self.ring_size != 1:
-            await asyncio.gather(*(self.group_send(group, message) for group, message in messages))
+            await asyncio.gather(*(self.group_send(group, message() if callable(message) else message)
+                                   for group, message in messages))
             return
         connection = self.connection(0)
         now = int(time.time())
@@ -137,6 +142,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             pipe.zremrangebyscore(key, min=0, max=now - self.group_expiry)
             pipe.zrange(key, 0, -1)
         members = (await pipe.execute())[1::2]
+        messages = [(group, message() if names and callable(message) else message)
+                    for (group, message), names in zip(messages, members)]
         keys, payloads, capacities = [], [], []
         for key, message, channel in self._messages_by_key(messages, members):
             keys.append(key)

@@ -14,9 +14,11 @@ Celery task, a view outside daphne, a test) it sends before returning.
 
 import asyncio
 import collections
+import functools
 import logging
 import os
 import weakref
+from collections.abc import Callable
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -52,38 +54,53 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
         result = game_result(game, seats).as_json()
     if vacations is None:
         vacations = vacations_until([s.user_id for s in seats if s.user_id])
-    payload = {
+    if players is None:
+        players = players_info(seats, vacations, seat_ratings(game, seats) if ratings is False else ratings)
+    shared = shared_payload(game, result, series_info(game) if series is False else series, players)
+    return {**shared, **seat_payload(game.engine, game.state, game.status, position, ahead_scopes(seats))}
+
+
+def shared_payload(game: Game, result: dict, series: dict | None, players: list[dict]) -> dict:
+    """What the state message says alike to every seat and the spectators."""
+    return {
         "type": "state",
         "game": game.pk,
         "engine": game.engine,
         "version": game.version,
         "status": game.status,
-        "seat": position,
         "seed_sha256": game.seed_sha256,
         "seed": game.revealed_seed,
         "abort_reason": game.abort_reason or None,
         # How the game ended and its final places (gameplay.results): the game-over box reads this.
         "result": result,
-        "series": series_info(game) if series is False else series,
+        "series": series,
         "server_time": timezone.now().isoformat(),
-        "players": players if players is not None else players_info(
-            seats, vacations, seat_ratings(game, seats) if ratings is False else ratings),
-        "view": None,
-        "legal": [],
-        "blocked": {},
+        "players": players,
     }
-    if game.state is None:
-        return payload
-    engine = get_engine(game.engine)
-    payload["view"] = engine.view(game.state, position)
-    if position is not None and game.status == Game.Status.ACTIVE:
+
+
+def seat_payload(engine_name: str, state: dict | None, status: str, position: int | None,
+                 ahead: dict[int, int | None]) -> dict:
+    """What the state message says to one seat alone (None: the spectators):
+    its view, its legal moves, why its other cards cannot be played, its
+    move said in advance. `ahead`: {position: the seat's `ahead_scope`}."""
+    part = {"seat": position, "view": None, "legal": [], "blocked": {}}
+    if state is None:
+        return part
+    engine = get_engine(engine_name)
+    part["view"] = engine.view(state, position)
+    if position is not None and status == Game.Status.ACTIVE:
         # Every engine's view of a seat holds that seat's legal actions: computed once, not twice.
-        view_legal = payload["view"].get("legal_actions") if isinstance(payload["view"], dict) else None
-        payload["legal"] = view_legal if view_legal is not None else engine.legal_actions(game.state, position)
-        payload["blocked"] = blocked_reasons(engine, game.state, position, payload["view"], payload["legal"])
+        view_legal = part["view"].get("legal_actions") if isinstance(part["view"], dict) else None
+        part["legal"] = view_legal if view_legal is not None else engine.legal_actions(state, position)
+        part["blocked"] = blocked_reasons(engine, state, position, part["view"], part["legal"])
         if engine.ahead_action is not None:
-            payload["ahead"] = ahead_of(engine, game.state, next(s for s in seats if s.position == position))
-    return payload
+            part["ahead"] = ahead_of(engine, state, position, ahead.get(position))
+    return part
+
+
+def ahead_scopes(seats: list) -> dict[int, int | None]:
+    return {s.position: s.ahead_scope for s in seats}
 
 
 def players_info(seats: list, vacations: dict, ratings: dict | None) -> list[dict]:
@@ -116,11 +133,12 @@ def series_info(game: Game) -> dict | None:
             "next_game": next_game.pk if next_game else None}
 
 
-def ahead_of(engine, state: dict, seat) -> dict:
-    """The seat's own move said in advance (Durak: "done for me in this bout"): may he say it now, has he."""
+def ahead_of(engine, state: dict, position: int, seat_scope: int | None) -> dict:
+    """The seat's own move said in advance (Durak: "done for me in this bout"):
+    may he say it now, has he (`seat_scope`: the seat's `ahead_scope`)."""
     scope = engine.ahead_scope(state)
-    return {"available": engine.may_order_ahead(state, seat.position),
-            "on": scope is not None and seat.ahead_scope == scope}
+    return {"available": engine.may_order_ahead(state, position),
+            "on": scope is not None and seat_scope == scope}
 
 
 def seat_info(seat, vacation_until=None) -> dict:
@@ -196,7 +214,9 @@ def seat_event(payload: dict, position: int | None, user_id: int | None, seated:
 def send_game(game: Game | int, events: list | None = None) -> None:
     """Every seat's view, and the spectators', of the game as committed. A
     Game object (a service's, after its commit) is used as it is, with its
-    loaded seats and vacations; a game id is read from the database."""
+    loaded seats and vacations; a game id is read from the database. A
+    seat's view is built only if its group has a socket to receive it
+    (`FanOut`)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -204,21 +224,7 @@ def send_game(game: Game | int, events: list | None = None) -> None:
         game = with_seats(Game.objects.all()).filter(pk=game).first()
         if game is None:
             return
-    seats = list(game.seats.all() if seats_loaded(game) else game.seats.select_related("user"))
-    languages = {s.position: s.user.language for s in seats if s.user_id}
-    occupants = {s.position: s.user_id for s in seats}
-    vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
-    series = series_info(game)
-    result = game_result(game, seats).as_json()
-    players = players_info(seats, vacations, seat_ratings(game, seats))
-    messages = []
-    for position in [None] + [s.position for s in seats]:
-        # Each seat reads its messages (the reasons on disabled cards) in its own language.
-        with translation.override(languages.get(position) or settings.LANGUAGE_CODE):
-            payload = game_payload(game, position, seats, vacations, series, result, players=players)
-        payload["events"] = events or []
-        messages.append((seat_group(game.pk, position),
-                         seat_event(payload, position, occupants.get(position), [u for u in occupants.values() if u])))
+    messages = FanOut(game, events or []).messages()
     loop = _server_loop()
     if loop is not None:
         loop.call_soon_threadsafe(_send_in_order, layer, messages, game.pk)
@@ -227,6 +233,42 @@ def send_game(game: Game | int, events: list | None = None) -> None:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # Redis may be down: the database has the move, clients resync.
         log.exception("broadcast of game %s failed", game.pk)
+
+
+class FanOut:
+    """The views of one committed change of a game, one per group (its seats'
+    and the spectators'). What every view shares is taken from the game, its
+    seats and their users when the fan-out is made (on the thread that
+    committed, without a query); each seat's own part is built from the
+    committed state when the message for its group is wanted, which the
+    channel layer asks for only for a group with a member (most seats of a
+    correspondence game have no page open). So the fan-out may be sent
+    later, from the event loop, while the game object changes on."""
+
+    def __init__(self, game: Game, events: list):
+        seats = list(game.seats.all() if seats_loaded(game) else game.seats.select_related("user"))
+        vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
+        players = players_info(seats, vacations, seat_ratings(game, seats))
+        self.game_id, self.engine, self.state, self.status = game.pk, game.engine, game.state, game.status
+        self.shared = shared_payload(game, game_result(game, seats).as_json(), series_info(game), players)
+        self.events = events
+        self.positions = [s.position for s in seats]
+        self.ahead = ahead_scopes(seats)
+        self.languages = {s.position: s.user.language for s in seats if s.user_id}
+        self.occupants = {s.position: s.user_id for s in seats}
+
+    def messages(self) -> list[tuple[str, Callable[[], dict]]]:
+        """(group, a function building its message): the spectators' group first, then each seat's."""
+        return [(seat_group(self.game_id, position), functools.partial(self.message, position))
+                for position in [None] + self.positions]
+
+    def message(self, position: int | None) -> dict:
+        # Each seat reads its messages (the reasons on disabled cards) in its own language.
+        with translation.override(self.languages.get(position) or settings.LANGUAGE_CODE):
+            payload = {**self.shared, **seat_payload(self.engine, self.state, self.status, position, self.ahead)}
+        payload["events"] = self.events
+        return seat_event(payload, position, self.occupants.get(position),
+                          [u for u in self.occupants.values() if u])
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -244,7 +286,7 @@ _pending: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, collections.dequ
 _senders: set[asyncio.Task] = set()
 
 
-def _send_in_order(layer, messages: list[tuple[str, dict]], game_id: int) -> None:
+def _send_in_order(layer, messages: list[tuple[str, Callable[[], dict]]], game_id: int) -> None:
     """On the server's event loop: hand a fan-out to the loop's sender, which
     sends them one after another in the order of their commits. The thread
     that committed (the one thread of the process that runs the consumers'
@@ -270,13 +312,14 @@ async def _sender(loop: asyncio.AbstractEventLoop, pending: collections.deque) -
     del _pending[loop]
 
 
-async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+async def _send_all(layer, messages: list[tuple[str, Callable[[], dict]]]) -> None:
     """The group sends of one fan-out, in one trip to the event loop: at once
-    where the layer can (`config.channel_layer`'s `group_send_many`), else concurrently."""
+    where the layer can (`config.channel_layer`'s `group_send_many`, which
+    builds only the messages of groups with a member), else concurrently."""
     if hasattr(layer, "group_send_many"):
         await layer.group_send_many(messages)
         return
-    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+    results = await asyncio.gather(*(layer.group_send(group, build()) for group, build in messages),
                                    return_exceptions=True)
     failed = next((r for r in results if isinstance(r, BaseException)), None)
     if failed is not None:

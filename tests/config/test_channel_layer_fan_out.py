@@ -152,3 +152,25 @@ def test_a_channel_outside_any_process_gets_each_message_plainly(redis_url):
         await layer.flush()
 
     run(scenario())
+
+
+def test_a_message_given_as_a_function_is_built_only_for_a_group_with_a_member(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-lazy")
+        seat0 = await layer.new_channel()
+        await layer.group_add("game-1-seat-0", seat0)
+        built = []
+
+        def view_of(seat):
+            def build():
+                built.append(seat)
+                return {"type": "game.update", "payload": {"seat": seat}}
+            return build
+
+        await layer.group_send_many([("game-1-public", view_of(None)), ("game-1-seat-0", view_of(0)),
+                                     ("game-1-seat-1", view_of(1))])  # only seat 0 has a page open
+        assert (await receive(layer, seat0))["payload"] == {"seat": 0}
+        assert built == [0]
+        await layer.flush()
+
+    run(scenario())

@@ -220,7 +220,8 @@ def test_the_abort_is_sent_to_the_open_pages_with_its_reason(emailed_players, dj
     moderator = django_user_model.objects.create_user("mod", is_staff=True)
     game = new_game("joker", emailed_players)
     sent = []
-    monkeypatch.setattr("gameplay.broadcast._send_all", lambda layer, messages: sent.extend(messages))
+    monkeypatch.setattr("gameplay.broadcast._send_all",
+                        lambda layer, messages: sent.extend((group, build()) for group, build in messages))
     monkeypatch.setattr("gameplay.broadcast.async_to_sync", lambda func: func)
     with django_capture_on_commit_callbacks(execute=True):
         moderation_actions.abort_game(game.pk, moderator, "Cheating reported")
