@@ -111,12 +111,13 @@ class RedisChannelLayer(BaseRedisChannelLayer):
 
     async def group_send_many(self, messages: list[tuple[str, dict | Callable[[], dict]]]) -> None:
         """Send each (group, message) pair, as `group_send` would, in two
-        round trips: one pipeline reads every group's members, one script
-        queues every message. A message may be given as a function that
-        builds it: it is called only if its group has a member (a seat's
-        view, when nobody has that seat's page open, is never built). channels_redis' `group_send` takes four round
-        trips per group (trim the group, read it, trim each channel, queue),
-        and its Redis commands cost the event loop more than the rest of a
+        round trips: one script reads every group's members (dropping the
+        expired ones), one script queues every message. A message may be
+        given as a function that builds it: it is called only if its group
+        has a member (a seat's view, when nobody has that seat's page open,
+        is never built). channels_redis' `group_send` takes four round trips
+        per group (trim the group, read it, trim each channel, queue), and
+        its Redis commands cost the event loop more than the rest of a
         move's fan-out. Same storage, expiry and capacity rules as
         `group_send` (channels_redis 4.x, whose key and message helpers this
         uses); with several Redis hosts (sharding), it falls back to it.
@@ -134,14 +135,13 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                                    for group, message in messages))
             return
         connection = self.connection(0)
-        now = int(time.time())
-        pipe = connection.pipeline(transaction=False)
+        group_keys = []
         for group, _ in messages:
             assert self.require_valid_group_name(group), "Group name not valid"
-            key = self._group_key(group)
-            pipe.zremrangebyscore(key, min=0, max=now - self.group_expiry)
-            pipe.zrange(key, 0, -1)
-        members = (await pipe.execute())[1::2]
+            group_keys.append(self._group_key(group))
+        # One script call, not two commands per group: redis-py's work per command is most of the cost.
+        members = await connection.register_script(GROUP_MEMBERS_LUA)(
+            keys=group_keys, args=[int(time.time()) - self.group_expiry])
         messages = [(group, message() if names and callable(message) else message)
                     for (group, message), names in zip(messages, members)]
         keys, payloads, capacities = [], [], []
@@ -151,8 +151,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             capacities.append(self.get_capacity(channel))
         if not keys:
             return
-        over = await connection.eval(GROUP_SEND_MANY_LUA, len(keys), *keys, *payloads, *capacities,
-                                     time.time(), self.expiry)
+        over = await connection.register_script(GROUP_SEND_MANY_LUA)(
+            keys=keys, args=[*payloads, *capacities, time.time(), self.expiry])
         if over:
             log.info("%s channel(s) over capacity in a fan-out to %s group(s)", over, len(messages))
 
@@ -207,6 +207,16 @@ def bundle(deliveries: list[tuple[str, dict]]) -> dict:
         return {**messages[0], "__asgi_channel__": channels[0]}
     return {"type": BUNDLE_TYPE, "messages": messages, "to": channels}
 
+
+# The members of each group (KEYS), after dropping those that joined before ARGV[1] (expired).
+GROUP_MEMBERS_LUA = """
+local members = {}
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, tonumber(ARGV[1]))
+    members[i] = redis.call('ZRANGE', KEYS[i], 0, -1)
+end
+return members
+"""
 
 # group_send's script, with its per-channel trim of expired messages folded in.
 # KEYS: channel keys (one may come more than once: one message per group);

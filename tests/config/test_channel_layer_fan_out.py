@@ -174,3 +174,18 @@ def test_a_message_given_as_a_function_is_built_only_for_a_group_with_a_member(r
         await layer.flush()
 
     run(scenario())
+
+
+def test_the_fan_out_still_goes_after_redis_forgot_its_scripts(redis_url):
+    """A restarted Redis has an empty script cache: the scripts are loaded again, nothing is lost."""
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-scripts")
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        await layer.group_send_many([("g", {"type": "m", "n": 1})])
+        await layer.connection(0).script_flush()
+        await layer.group_send_many([("g", {"type": "m", "n": 2})])
+        assert [(await receive(layer, channel))["n"] for _ in range(2)] == [1, 2]
+        await layer.flush()
+
+    run(scenario())
