@@ -140,7 +140,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             assert self.require_valid_group_name(group), "Group name not valid"
             group_keys.append(self._group_key(group))
         # One script call, not two commands per group: redis-py's work per command is most of the cost.
-        members = await connection.register_script(GROUP_MEMBERS_LUA)(
+        members = await self._script(connection, GROUP_MEMBERS_LUA)(
             keys=group_keys, args=[int(time.time()) - self.group_expiry])
         messages = [(group, message() if names and callable(message) else message)
                     for (group, message), names in zip(messages, members)]
@@ -151,10 +151,19 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             capacities.append(self.get_capacity(channel))
         if not keys:
             return
-        over = await connection.register_script(GROUP_SEND_MANY_LUA)(
+        over = await self._script(connection, GROUP_SEND_MANY_LUA)(
             keys=keys, args=[*payloads, *capacities, time.time(), self.expiry])
         if over:
             log.info("%s channel(s) over capacity in a fan-out to %s group(s)", over, len(messages))
+
+    @staticmethod
+    def _script(connection, text: str):
+        """redis-py's script object for `text` on this connection (run by its SHA,
+        loaded again if Redis forgot it), made once per connection."""
+        scripts = connection.__dict__.setdefault("_fan_out_scripts", {})
+        if text not in scripts:
+            scripts[text] = connection.register_script(text)
+        return scripts[text]
 
     def _messages_by_key(self, messages: list[tuple[str, dict]], members: list[list[bytes]]):
         """(Redis key, message, a channel of that key, for its capacity) to
