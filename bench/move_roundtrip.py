@@ -490,8 +490,9 @@ def report(env_line: str, trips: RoundTrips, early: Window, late: Window, late_f
     out.append("1. Round trip: WebSocket send by the acting seat -> all 4 seats received the new version")
     out.append(f"   {len(trips.product)} moves and {len(trips.baseline)} baseline messages, alternated in blocks "
                f"of {trips.block}; 4 authenticated communicators each, in-process, Redis channel layer")
-    out.append("   product : GameConsumer -> services.submit_move -> on commit: 5 per-seat views, one message per")
-    out.append("             process (group_send_many), 1 Celery task queued by a thread (into Redis; no worker runs)")
+    out.append("   product : GameConsumer -> services.submit_move -> on commit: the views of the groups with a member,")
+    out.append("             one message per process (group_send_many); its follow-up queued by a thread, with those")
+    out.append("             of the commits within 10 ms, as one Celery task (into Redis; no worker runs)")
     out.append("   baseline: minimal consumer -> 1 Move row in a transaction -> 1 group_send to one group")
     out.append("")
     out.append(f"   {'':<22}{'p50 ms':>10}{'p95 ms':>10}{'mean ms':>10}")

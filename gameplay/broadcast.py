@@ -10,6 +10,8 @@ fan-out to the server's event loop and returns: the one thread that runs a
 process' database calls does not wait for Redis, and the loop sends the
 fan-outs one after another in the order of their commits. Elsewhere (a
 Celery task, a view outside daphne, a test) it sends before returning.
+Either way a seat's view is built only once the channel layer has found a
+member in its group (`FanOut`): a seat nobody has open costs nothing.
 """
 
 import asyncio

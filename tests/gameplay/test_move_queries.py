@@ -2,7 +2,7 @@
 
 A move's request runs one locked transaction (the service) and, after its
 commit, the fan-out of every seat's view, built from what the transaction
-already read (no query), and the queueing of one Celery task
+already read (no query), and the queueing of its follow-up Celery task
 (`tasks.after_changes`) with the rest: the deadline task, "your turn" emails,
 badges, the computer's move. The task's queries are counted too, apart.
 """
