@@ -9,7 +9,8 @@ swapped, a secret stake changed, ...), and for every seat that may not know
 it and for spectators these must be identical:
 
 - the state message ``broadcast.game_payload`` sends over the WebSocket
-  (except its ``server_time``), and the same through ``/games/<id>/state/``;
+  (except its ``server_time``), the same as a move's fan-out sends it
+  (``broadcast.FanOut``), and the same through ``/games/<id>/state/``;
 - the game page and the score sheet page and fragment (``/sheets/<id>/``),
   as HTML (except the per-request CSRF tokens and the server time).
 """
@@ -25,7 +26,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay.broadcast import game_payload, vacations_until
+from gameplay.broadcast import FanOut, game_payload, vacations_until
 from gameplay.engine import ENGINES
 from gameplay.engine.core import State
 from gameplay.models import Game
@@ -66,12 +67,17 @@ def one_change_of_each_kind(slug: str, state: State) -> list[Change]:
 
 
 def payloads(game: Game, state: State, seats_to_check: list[int | None]) -> dict[str, dict]:
-    """Each seat's state message for ``state`` (set in memory only), without its server time."""
+    """Each seat's state message for ``state`` (set in memory only), without its server time: as a
+    page's socket gets it on connect, and as a move's fan-out sends it (``broadcast.FanOut``)."""
     game.state = state
     seats = list(game.seats.select_related("user"))
     vacations = vacations_until([seat.user_id for seat in seats if seat.user_id])
-    sent = {"spectators" if position is None else f"seat {position}": game_payload(game, position, seats, vacations)
-            for position in seats_to_check}
+    fan_out = FanOut(game, [])
+    sent = {}
+    for position in seats_to_check:
+        label = "spectators" if position is None else f"seat {position}"
+        sent[label] = game_payload(game, position, seats, vacations)
+        sent[f"{label}, fan-out"] = fan_out.message(position)["payload"]
     for payload in sent.values():
         del payload["server_time"]
     return sent
