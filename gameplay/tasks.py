@@ -84,7 +84,10 @@ def queue_follow_ups(follow_ups: list[dict]) -> None:
         log.exception("could not queue the work after changes of games %s",
                       sorted({f["game_id"] for f in follow_ups}))
         for follow_up in follow_ups:
-            deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])
+            try:
+                deliver_published(follow_up["game_id"], follow_up["version"], follow_up["published"])
+            except Exception:
+                log.exception("the events of a change of game %s were not delivered", follow_up["game_id"])
 
 
 def follow_ups_repr(follow_ups: list[dict]) -> str:

@@ -98,3 +98,25 @@ def test_a_follow_up_queued_alone_before_an_upgrade_still_runs(monkeypatch):
     tasks.after_change(game_id=3, version=9, clock_started=[], turn_changed=[], deadlines=True, started=False,
                        published=[], bot=False, players=None)
     assert done == [(3, 9)]
+
+
+@pytest.mark.django_db
+def test_when_the_broker_refuses_the_task_each_follow_ups_events_are_delivered_in_place(monkeypatch, caplog):
+    delivered = []
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    def deliver(game_id, version, published):
+        if game_id == 1:
+            raise RuntimeError("a subscriber failed")
+        delivered.append((game_id, version, published))
+
+    monkeypatch.setattr(tasks.after_changes, "apply_async", refuse)
+    monkeypatch.setattr(tasks, "deliver_published", deliver)
+    follow_up = {"clock_started": [], "turn_changed": [], "deadlines": False, "started": False, "bot": False,
+                 "players": None}
+    tasks.queue_follow_ups([{**follow_up, "game_id": 1, "version": 5, "published": [["game_over", {}]]},
+                            {**follow_up, "game_id": 2, "version": 7, "published": [["game_over", {}]]}])
+    assert delivered == [(2, 7, [["game_over", {}]])]
+    assert "could not queue the work after changes of games [1, 2]" in caplog.text
