@@ -13,6 +13,7 @@ JSON state as they are.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TypeGuard
 
@@ -119,13 +120,20 @@ def sort_hand(cards: Iterable[str], first_suit: str | None = None) -> list[str]:
     Suits follow ``DISPLAY_SUIT_ORDER`` (alternating colours); ``first_suit``
     (usually the trump) is moved to the front.
     """
+    keys = _display_keys(first_suit)
+    return sorted(cards, key=lambda card: keys.get(card) or _display_key(card, first_suit))
+
+
+@functools.cache
+def _display_keys(first_suit: str | None) -> dict[str, tuple[int, int, str]]:
+    """Every card's sort key for ``sort_hand`` (each view of a hand sorts it)."""
+    return {card: _display_key(card, first_suit) for card in make_deck(jokers=len(JOKERS))}
+
+
+def _display_key(card: str, first_suit: str | None) -> tuple[int, int, str]:
     suit_order = DISPLAY_SUIT_ORDER
     if first_suit is not None:
         suit_order = first_suit + suit_order.replace(first_suit, "")
-
-    def key(card: str) -> tuple[int, int, str]:
-        if is_joker(card):
-            return (0, 0, card)
-        return (1 + suit_order.index(card[1]), -rank_value(card), card)
-
-    return sorted(cards, key=key)
+    if is_joker(card):
+        return (0, 0, card)
+    return (1 + suit_order.index(card[1]), -rank_value(card), card)
