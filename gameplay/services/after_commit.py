@@ -4,15 +4,14 @@ The services call `game_changed(game, ...)` as they change the locked game.
 All the calls of one transaction about one game object become one
 after-commit callback, which
 
-- sends every seat its new view at once (`broadcast.send_game`), built from
+- sends each open page its seat's new view (`broadcast.send_game`), from
   the objects the transaction already holds: the game row, its seats with
   their users and the vacations the clocks read (no query); and
-- hands a follow-up (queued as a Celery task, `gameplay.tasks.after_changes`,
-  with those of the commits right behind it) with the work that
-  does not change the game and may wait a moment: the deadline task, the
-  badges of the players whose turn changed, the computer player's move, and
-  the game's events for their after-commit subscribers (`gameplay.events`:
-  "your turn", game over, ... in `notifications`).
+- hands over a follow-up with the work that does not change the game and
+  may wait a moment: the deadline task, the badges of the players whose
+  turn changed, the computer player's move, and the game's events for their
+  after-commit subscribers (`gameplay.events`: "your turn", game over, ...
+  in `notifications`).
 
 So a move's request does its transaction and the fan-out, and hands the
 follow-up to a thread of the process that queues it: not the request's
