@@ -454,3 +454,71 @@ def test_the_badge_socket_has_the_same_flood_guard(players, settings):
     replies, closed = async_to_sync(scenario)()
     assert [r["type"] for r in replies] == ["badge"] * 3 + ["error"] * 3
     assert closed["code"] == inbound.CLOSE_TOO_MANY
+
+
+# ---- the flood guard's buckets, on a clock the test moves ---------------------------------------
+
+
+def on_clock(scenario):
+    """Run `scenario(clock)` on an event loop whose time is `clock[0]` (seconds)."""
+    import asyncio
+
+    clock = [1000.0]
+    loop = asyncio.new_event_loop()
+    loop.time = lambda: clock[0]
+    try:
+        return loop.run_until_complete(scenario(clock))
+    finally:
+        loop.close()
+
+
+def test_a_burst_up_to_the_limit_is_admitted_and_the_next_frame_refused_then_the_socket_closed(settings):
+    settings.WS_FRAME_LIMITS = "3/minute"
+    settings.WS_REFUSAL_LIMIT = "2/minute"
+
+    async def scenario(clock):
+        rate = inbound.FrameRateLimit()
+        return [await rate.check() for _ in range(6)]
+
+    assert on_clock(scenario) == [inbound.ADMIT] * 3 + [inbound.REFUSE] * 2 + [inbound.CLOSE]
+
+
+def test_a_connection_that_slows_down_is_admitted_again_at_the_limits_pace(settings):
+    settings.WS_FRAME_LIMITS = "40/5seconds;300/minute"
+
+    async def scenario(clock):
+        rate = inbound.FrameRateLimit()
+        burst = [await rate.check() for _ in range(40)]
+        refused = await rate.check()
+        clock[0] += 0.125  # 40 per 5 seconds drains one frame every 0.125 s
+        again = await rate.check()
+        too_soon = await rate.check()
+        clock[0] += 60
+        after_a_minute = [await rate.check() for _ in range(40)]
+        return burst, refused, again, too_soon, after_a_minute
+
+    burst, refused, again, too_soon, after_a_minute = on_clock(scenario)
+    assert burst == [inbound.ADMIT] * 40
+    assert (refused, again, too_soon) == (inbound.REFUSE, inbound.ADMIT, inbound.REFUSE)
+    assert after_a_minute == [inbound.ADMIT] * 40
+
+
+def test_the_flood_guard_starts_no_thread(settings):
+    """Its buckets belong to the connection: no process-wide storage to expire and no timer
+    thread (the shared storage it replaced started one every 10 ms of traffic, which walked
+    every connection's windows)."""
+    import threading
+
+    settings.WS_FRAME_LIMITS = "40/5seconds;300/minute"
+
+    async def scenario(clock):
+        rates = [inbound.FrameRateLimit() for _ in range(50)]
+        before = threading.active_count()
+        for _ in range(20):
+            clock[0] += 0.02
+            for rate in rates:
+                assert await rate.check() == inbound.ADMIT
+        return before, threading.active_count()
+
+    before, after = on_clock(scenario)
+    assert after == before
