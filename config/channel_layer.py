@@ -44,10 +44,11 @@ reconnects, which adds it to its groups again), instead of living on after
 a restart that lost its group memberships, deaf to its table.
 
 One more thing the layer does: `group_send_many`, several group sends (a
-move's fan-out: one view per seat, each to its seat's group) in two round
-trips to Redis instead of four per group, and one message per receiving
-process instead of one per group, each message built only if its group has
-a member: see its docstring.
+move's fan-out: one view per seat, each to its seat's group) in one round
+trip to Redis (two when the table's pages changed since its last fan-out)
+instead of four per group, and one message per receiving process instead of
+one per group, each message built only if its group has a member: see its
+docstring.
 
 Settings (config/settings.py): "BACKEND": "config.channel_layer.RedisChannelLayer";
 the CONFIG is channels_redis' own. A host given as a dict may set
@@ -57,6 +58,7 @@ the CONFIG is channels_redis' own. A host given as a dict may set
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
@@ -105,20 +107,27 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         capacities = dict(channel_capacity or {})  # the settings' own patterns first: the first match wins
         capacities.setdefault(PROCESS_CHANNELS, PROCESS_CAPACITY)
         super().__init__(*args, channel_capacity=capacities, **kwargs)
+        # The members the last fan-out to each set of groups found (`group_send_many`), newest last.
+        self._known_members: OrderedDict[tuple[str, ...], list[list[bytes]]] = OrderedDict()
 
     def create_pool(self, index):
         return blocking_pool(connection_options(self.hosts[index], self.brpop_timeout))
 
     async def group_send_many(self, messages: list[tuple[str, dict | Callable[[], dict]]]) -> None:
-        """Send each (group, message) pair, as `group_send` would, in two
-        round trips: one script reads every group's members (dropping the
-        expired ones), one script queues every message. A message may be
-        given as a function that builds it: it is called only if its group
-        has a member (a seat's view, when nobody has that seat's page open,
-        is never built). channels_redis' `group_send` takes four round trips
-        per group (trim the group, read it, trim each channel, queue), and
-        its Redis commands cost the event loop more than the rest of a
-        move's fan-out. Same storage, expiry and capacity rules as
+        """Send each (group, message) pair, as `group_send` would, mostly in
+        one round trip: one script reads every group's members (dropping the
+        expired ones) and, if they are the members the messages were built
+        for, queues every message; if not, it queues nothing and answers with
+        the members, and the messages are built for those and sent again. The members a
+        fan-out found are kept for the next fan-out to the same groups (the
+        next move of that table), so only a fan-out after someone opened or
+        closed a page of the table takes a second round trip. A message may
+        be given as a function that builds it: it is called only if its
+        group has a member (a seat's view, when nobody has that seat's page
+        open, is never built). channels_redis' `group_send` takes four
+        round trips per group (trim the group, read it, trim each channel,
+        queue), and its Redis commands cost the event loop more than the
+        rest of a move's fan-out. Same storage, expiry and capacity rules as
         `group_send` (channels_redis 4.x, whose key and message helpers this
         uses); with several Redis hosts (sharding), it falls back to it.
 
@@ -134,27 +143,49 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             await asyncio.gather(*(self.group_send(group, message() if callable(message) else message)
                                    for group, message in messages))
             return
-        connection = self.connection(0)
         group_keys = []
         for group, _ in messages:
             assert self.require_valid_group_name(group), "Group name not valid"
             group_keys.append(self._group_key(group))
-        # One script call, not two commands per group: redis-py's work per command is most of the cost.
-        members = await self._script(connection, GROUP_MEMBERS_LUA)(
-            keys=group_keys, args=[int(time.time()) - self.group_expiry])
-        messages = [(group, message() if names and callable(message) else message)
-                    for (group, message), names in zip(messages, members)]
-        keys, payloads, capacities = [], [], []
-        for key, message, channel in self._messages_by_key(messages, members):
-            keys.append(key)
-            payloads.append(self.serialize(message))
-            capacities.append(self.get_capacity(channel))
-        if not keys:
-            return
-        over = await self._script(connection, GROUP_SEND_MANY_LUA)(
-            keys=keys, args=[*payloads, *capacities, time.time(), self.expiry])
-        if over:
-            log.info("%s channel(s) over capacity in a fan-out to %s group(s)", over, len(messages))
+        fan_out = self._script(self.connection(0), FAN_OUT_LUA)
+        built: dict[int, dict] = {}
+        members = self._known_members.get(tuple(group_keys))
+        attempt = 0
+        while True:
+            keys, payloads, capacities = [], [], []
+            if members is None:
+                expected = [UNKNOWN_MEMBERS] * len(group_keys)
+            else:
+                expected = [b"\n".join(names) for names in members]
+                for key, message, channel in self._messages_by_key(self._built(messages, members, built), members):
+                    keys.append(key)
+                    payloads.append(self.serialize(message))
+                    capacities.append(self.get_capacity(channel))
+            # Known members are checked, except at the last attempt: it sends to those it read last.
+            checked = members is None or attempt < FAN_OUT_ATTEMPTS - 1
+            sent, result = await fan_out(keys=[*group_keys, *keys], args=[
+                int(time.time()) - self.group_expiry, len(group_keys), int(checked), *expected,
+                *payloads, *capacities, time.time(), self.expiry])
+            if sent:
+                self._remember_members(tuple(group_keys), members)
+                if result:
+                    log.info("%s channel(s) over capacity in a fan-out to %s group(s)", result, len(messages))
+                return
+            members = result
+            attempt += 1
+
+    @staticmethod
+    def _built(messages: list[tuple[str, dict | Callable[[], dict]]], members: list[list[bytes]],
+               built: dict[int, dict]) -> list[tuple[str, dict]]:
+        """The messages, those given as functions built (once) for the groups with a member."""
+        result = []
+        for index, ((group, message), names) in enumerate(zip(messages, members)):
+            if callable(message) and names:
+                if index not in built:
+                    built[index] = message()
+                message = built[index]
+            result.append((group, message))
+        return result
 
     @staticmethod
     def _script(connection, text: str):
@@ -164,6 +195,12 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         if text not in scripts:
             scripts[text] = connection.register_script(text)
         return scripts[text]
+
+    def _remember_members(self, groups: tuple[str, ...], members: list[list[bytes]]) -> None:
+        self._known_members[groups] = members
+        self._known_members.move_to_end(groups)
+        if len(self._known_members) > KNOWN_MEMBERS_LIMIT:
+            self._known_members.popitem(last=False)
 
     def _messages_by_key(self, messages: list[tuple[str, dict]], members: list[list[bytes]]):
         """(Redis key, message, a channel of that key, for its capacity) to
@@ -217,32 +254,52 @@ def bundle(deliveries: list[tuple[str, dict]]) -> dict:
     return {"type": BUNDLE_TYPE, "messages": messages, "to": channels}
 
 
-# The members of each group (KEYS), after dropping those that joined before ARGV[1] (expired).
-GROUP_MEMBERS_LUA = """
+# What a fan-out expects a group's members to be when it does not know them: no list of names.
+UNKNOWN_MEMBERS = b"\0"
+# Tries of a fan-out whose groups' members changed meanwhile, the last one sent to the members read last.
+FAN_OUT_ATTEMPTS = 3
+# Sets of groups (tables) whose members a process keeps from their last fan-out.
+KNOWN_MEMBERS_LIMIT = 10_000
+
+# One fan-out. KEYS: the g group keys, then the n channel keys to queue into
+# (a key may come more than once: one message per group). ARGV: the time
+# before which a group member has expired; g; whether to check the members
+# ("1") or not ("0"); the members each group is expected to have (g entries,
+# names joined by newlines); the n messages; their n capacities; the time;
+# the message expiry. Drops the groups' expired members; then, if they are
+# checked and are not the expected ones, queues nothing and answers
+# {0, the members of each group}; otherwise queues each message as
+# group_send's script does (a channel's expired messages dropped first, a
+# message to a full channel dropped) and answers {1, the number dropped}.
+FAN_OUT_LUA = """
+local g = tonumber(ARGV[2])
+local n = #KEYS - g
+local checked = ARGV[3] == '1'
 local members = {}
-for i = 1, #KEYS do
+local same = true
+for i = 1, g do
     redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, tonumber(ARGV[1]))
     members[i] = redis.call('ZRANGE', KEYS[i], 0, -1)
+    if checked and table.concat(members[i], '\\n') ~= ARGV[3 + i] then
+        same = false
+    end
 end
-return members
-"""
-
-# group_send's script, with its per-channel trim of expired messages folded in.
-# KEYS: channel keys (one may come more than once: one message per group);
-# ARGV: their messages, their capacities, the time, the expiry.
-GROUP_SEND_MANY_LUA = """
-local n = #KEYS
-local current_time = tonumber(ARGV[2 * n + 1])
-local expiry = tonumber(ARGV[2 * n + 2])
+if not same then
+    return {0, members}
+end
+local messages_at = 3 + g
+local current_time = tonumber(ARGV[messages_at + 2 * n + 1])
+local expiry = tonumber(ARGV[messages_at + 2 * n + 2])
 local over_capacity = 0
 for i = 1, n do
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, math.floor(current_time) - expiry)
-    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + n]) then
-        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
-        redis.call('EXPIRE', KEYS[i], expiry)
+    local key = KEYS[g + i]
+    redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(current_time) - expiry)
+    if redis.call('ZCOUNT', key, '-inf', '+inf') < tonumber(ARGV[messages_at + n + i]) then
+        redis.call('ZADD', key, current_time, ARGV[messages_at + i])
+        redis.call('EXPIRE', key, expiry)
     else
         over_capacity = over_capacity + 1
     end
 end
-return over_capacity
+return {1, over_capacity}
 """

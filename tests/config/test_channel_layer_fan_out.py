@@ -1,10 +1,12 @@
-"""`group_send_many`: a move's fan-out (one view per seat group) in two Redis
-round trips, delivering exactly what channels_redis' `group_send` delivers."""
+"""`group_send_many`: a move's fan-out (one view per seat group) in one Redis
+round trip while the table's pages stay the same (two after one opened or
+closed), delivering exactly what channels_redis' `group_send` delivers."""
 
 import asyncio
 
 import pytest
 
+from config import channel_layer
 from config.channel_layer import RedisChannelLayer
 
 
@@ -186,6 +188,111 @@ def test_the_fan_out_still_goes_after_redis_forgot_its_scripts(redis_url):
         await layer.connection(0).script_flush()
         await layer.group_send_many([("g", {"type": "m", "n": 2})])
         assert [(await receive(layer, channel))["n"] for _ in range(2)] == [1, 2]
+        await layer.flush()
+
+    run(scenario())
+
+
+async def script_calls(layer) -> int:
+    stats = await layer.connection(0).info("commandstats")
+    return sum(stats.get(name, {}).get("calls", 0) for name in ("cmdstat_evalsha", "cmdstat_eval"))
+
+
+def test_a_fan_out_to_the_pages_of_the_last_one_takes_one_script_call(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-known")
+        seat0, seat1 = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("game-1-seat-0", seat0)
+        await layer.group_add("game-1-seat-1", seat1)
+        calls = []
+        for version in (1, 2, 3):
+            before = await script_calls(layer)
+            await layer.group_send_many([("game-1-public", {"type": "m", "v": version}),
+                                         ("game-1-seat-0", {"type": "m", "v": version}),
+                                         ("game-1-seat-1", {"type": "m", "v": version})])
+            calls.append(await script_calls(layer) - before)
+        assert calls == [2, 1, 1]  # the first learns who is there; the next ones check it as they send
+        for channel in (seat0, seat1):
+            assert [(await receive(layer, channel))["v"] for _ in range(3)] == [1, 2, 3]
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_page_opened_since_the_last_fan_out_gets_the_next_one(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-opened")
+        seat0 = await layer.new_channel()
+        await layer.group_add("game-1-seat-0", seat0)
+        built = []
+
+        def view_of(seat, version):
+            def build():
+                built.append((seat, version))
+                return {"type": "m", "seat": seat, "v": version}
+            return build
+
+        await layer.group_send_many([("game-1-seat-0", view_of(0, 1)), ("game-1-seat-1", view_of(1, 1))])
+        seat1, seat0_again = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("game-1-seat-1", seat1)
+        await layer.group_add("game-1-seat-0", seat0_again)  # the same player in a second tab
+        await layer.group_send_many([("game-1-seat-0", view_of(0, 2)), ("game-1-seat-1", view_of(1, 2))])
+        assert [(await receive(layer, seat0))["v"] for _ in range(2)] == [1, 2]
+        assert await receive(layer, seat1) == {"type": "m", "seat": 1, "v": 2}
+        assert await receive(layer, seat0_again) == {"type": "m", "seat": 0, "v": 2}
+        assert built == [(0, 1), (0, 2), (1, 2)]  # each view built once, only for a group with a member
+        for channel in (seat0, seat1, seat0_again):
+            assert await nothing_for(layer, channel)
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_page_closed_since_the_last_fan_out_gets_nothing_more(redis_url):
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-closed")
+        seat0, seat1 = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("game-1-seat-0", seat0)
+        await layer.group_add("game-1-seat-1", seat1)
+        await layer.group_send_many([("game-1-seat-0", {"type": "m", "v": 1}), ("game-1-seat-1", {"type": "m", "v": 1})])
+        await layer.group_discard("game-1-seat-1", seat1)
+        await layer.group_send_many([("game-1-seat-0", {"type": "m", "v": 2}), ("game-1-seat-1", {"type": "m", "v": 2})])
+        assert [(await receive(layer, seat0))["v"] for _ in range(2)] == [1, 2]
+        assert (await receive(layer, seat1))["v"] == 1
+        assert await nothing_for(layer, seat1)
+        await layer.flush()
+
+    run(scenario())
+
+
+def test_a_fan_out_whose_pages_keep_changing_goes_to_those_read_last(redis_url):
+    """A page opens at every try (here: whenever a message is packed): the tries
+    end, and the last one, not checked, reaches everybody read before it."""
+    import time
+
+    import redis
+
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-changing")
+        seat0 = await layer.new_channel()
+        await layer.group_add("g", seat0)
+        opened = []
+        with redis.Redis.from_url(redis_url) as other_process:
+            pack = layer.serialize
+
+            def serialize_while_a_page_opens(message):
+                opened.append(f"{layer.client_prefix}!late{len(opened)}")
+                other_process.zadd(layer._group_key("g"), {opened[-1]: time.time()})
+                return pack(message)
+
+            layer.serialize = serialize_while_a_page_opens
+            before = await script_calls(layer)
+            await layer.group_send_many([("g", {"type": "m", "v": 1})])
+            calls = await script_calls(layer) - before
+        assert calls == channel_layer.FAN_OUT_ATTEMPTS
+        assert (await receive(layer, seat0))["v"] == 1
+        assert (await receive(layer, opened[0]))["v"] == 1  # read by the try before the last
+        assert await nothing_for(layer, opened[-1])  # opened after the last read
         await layer.flush()
 
     run(scenario())
