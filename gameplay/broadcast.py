@@ -31,6 +31,7 @@ from django.utils import timezone, translation
 from accounts.models import Vacation
 from gameplay import lookups
 from gameplay.engine import get_engine
+from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
 from gameplay.models import ChatMessage, Game
 from gameplay.loading import seats_loaded, with_seats
@@ -188,14 +189,22 @@ def blocked_reasons(engine, state: dict, position: int, view: dict, legal: list[
         return {}
     key = "tile" if "tile" in plays[0] else "card"  # domino Poker plays tiles
     playable = {a.get(key) for a in plays}
-    reasons = {}
-    for card in view.get("hand") or []:
-        if card in playable:
-            continue
-        refusal = engine.refusal(state, position, {"type": "play", key: card})
+    cards = [card for card in view.get("hand") or [] if card not in playable]
+    refusals = engine.refusals(state, position, [{"type": "play", key: card} for card in cards])
+    reasons, texts = {}, {}
+    for card, refusal in zip(cards, refusals, strict=True):
         if refusal is not None:
-            reasons[card] = engine_message_text(refusal)
+            reasons[card] = _reason_text(refusal, texts)
     return reasons
+
+
+def _reason_text(refusal: IllegalMove, texts: dict[tuple[str, str], str]) -> str:
+    """`engine_message_text(refusal)`, once per sentence (a hand's blocked cards mostly share
+    one): the same template filled into the same English sentence translates the same."""
+    key = (refusal.template, refusal.message)
+    if key not in texts:
+        texts[key] = engine_message_text(refusal)
+    return texts[key]
 
 
 def seat_event(payload: dict, position: int | None, user_id: int | None, seated: list[int] = ()) -> dict:

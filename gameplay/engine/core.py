@@ -342,8 +342,8 @@ class Engine:
     def refusal(self, state: State, seat: int, action: Action) -> IllegalMove | None:
         """The ``IllegalMove`` that ``apply`` would raise for ``action``, or
         ``None`` if the move is legal; nothing is applied. The platform asks
-        it for every card in hand that cannot be played now (the reason shown
-        on the card). By default it applies the move and drops the result; an
+        it (through ``refusals``) for every card in hand that cannot be played
+        now (the reason shown on the card). By default it applies the move and drops the result; an
         engine whose checks come before any change overrides it to skip the
         copy of the state."""
         try:
@@ -351,6 +351,13 @@ class Engine:
         except IllegalMove as exc:
             return exc
         return None
+
+    def refusals(self, state: State, seat: int, actions: list[Action]) -> list[IllegalMove | None]:
+        """``refusal`` of each action, in order: what the platform asks for a
+        whole hand's cards at once. By default one ``refusal`` each; an engine
+        overrides it to work out once what the actions share (the turn, the
+        trick, what the hand must play)."""
+        return [self.refusal(state, seat, action) for action in actions]
 
     def timers(self, state: State) -> list[dict]:
         """Who is on the clock: ``[{"seat", "expiry": "auto"|"forfeit", "clock"?: name,

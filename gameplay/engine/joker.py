@@ -78,6 +78,7 @@ deal), ``held_joker``, ``joker_shown``, ``auto``; ``last_trick``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import (
@@ -481,21 +482,34 @@ class JokerEngine(Engine):
         return new_state, events
 
     def refusal(self, state: State, seat: int, action: Action) -> IllegalMove | None:
-        """What ``apply`` would refuse ``action`` with, or ``None``; a card
-        play is judged without copying the state (the same checks, in the
-        same order, as ``apply`` and ``_apply_play``)."""
-        try:
-            self._check_turn(state, seat)
-            action_type, _is_auto = self._parse_envelope(action)
-            phase = state["phase"]
-            if action_type != phase:
-                raise IllegalMove(WRONG_PHASE[phase, action_type])
-            if phase != Phase.PLAY:
-                return super().refusal(state, seat, action)
-            self._lawful_play(state, seat, action)
-        except IllegalMove as exc:
-            return exc
-        return None
+        """What ``apply`` would refuse ``action`` with, or ``None`` (see ``refusals``)."""
+        return self.refusals(state, seat, [action])[0]
+
+    def refusals(self, state: State, seat: int, actions: list[Action]) -> list[IllegalMove | None]:
+        """What ``apply`` would refuse each action with, or ``None``; card
+        plays are judged without copying the state (the same checks, in the
+        same order, as ``apply`` and ``_apply_play``), and what the hand must
+        play on the trick is worked out once for all of them."""
+        judge = None
+        answers: list[IllegalMove | None] = []
+        for action in actions:
+            try:
+                self._check_turn(state, seat)
+                action_type, _is_auto = self._parse_envelope(action)
+                phase = state["phase"]
+                if action_type != phase:
+                    raise IllegalMove(WRONG_PHASE[phase, action_type])
+                if phase != Phase.PLAY:
+                    answers.append(super().refusal(state, seat, action))
+                    continue
+                if judge is None:
+                    judge = self._play_judge(state, seat)
+                judge(action)
+            except IllegalMove as exc:
+                answers.append(exc)
+                continue
+            answers.append(None)
+        return answers
 
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["phase"] == Phase.OVER:
@@ -547,13 +561,21 @@ class JokerEngine(Engine):
 
     def _lawful_play(self, state: State, seat: int, action: Action) -> tuple[list, Trick, Play]:
         """(hand, trick, play) of a card play the rules allow, or IllegalMove saying why not."""
+        return self._play_judge(state, seat)(action)
+
+    def _play_judge(self, state: State, seat: int) -> Callable[[Action], tuple[list, Trick, Play]]:
+        """``_lawful_play`` for this state and seat, the trick and what the hand must play found once."""
         hand = state["hands"][seat]
         trick = self._current_trick(state)
-        play = self._parse_play(seat, action, hand, leading=trick.is_empty)
         rule = obligation(hand, trick)
-        if not rule.allows(play.card):
-            raise rule.refusal(play.card)
-        return hand, trick, play
+
+        def judge(action: Action) -> tuple[list, Trick, Play]:
+            play = self._parse_play(seat, action, hand, leading=trick.is_empty)
+            if not rule.allows(play.card):
+                raise rule.refusal(play.card)
+            return hand, trick, play
+
+        return judge
 
     def _apply_play(self, state: State, seat: int, action: Action) -> list[Event]:
         hand, trick, play = self._lawful_play(state, seat, action)

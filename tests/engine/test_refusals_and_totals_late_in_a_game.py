@@ -66,3 +66,19 @@ def test_joker_totals_follow_a_history_that_grows_after_they_were_summed():
     history.append(record(8, [1, 0, 0, 0], [1, 0, 0, 0]))  # the same list, one record longer
     assert game_totals(history, order) == game_totals(list(history), order) != before
     assert game_totals(history, [1, 2, 3, 0]) == game_totals(list(history), [1, 2, 3, 0])
+
+
+def test_a_whole_hands_refusals_at_once_are_each_cards_refusal_in_order():
+    """`refusals` works out the trick and what the hand must play once; its answers are those
+    of `refusal` one action at a time (Joker's own; Odessa's, the engine's default)."""
+    compared = 0
+    for slug, seed in (("joker", 2813), ("odessa", 2814)):
+        for engine, state, seat in playout(slug, seed=seed, every=3):
+            actions = card_plays(state, seat) + [{"type": "bid", "tricks": 1}, {"type": "play"}]
+            for position in (seat, (seat + 1) % 4):
+                at_once = engine.refusals(state, position, actions)
+                one_by_one = [engine.refusal(state, position, action) for action in actions]
+                assert [(r.template, r.message) if r else None for r in at_once] == \
+                    [(r.template, r.message) if r else None for r in one_by_one]
+                compared += len(actions)
+    assert compared > 1000
