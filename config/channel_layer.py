@@ -117,11 +117,12 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         """Send each (group, message) pair, as `group_send` would, mostly in
         one round trip: one script reads every group's members (dropping the
         expired ones) and, if they are the members the messages were built
-        for, queues every message; if not, it queues nothing and answers with
-        the members, and the messages are built for those and sent again. The members a
-        fan-out found are kept for the next fan-out to the same groups (the
-        next move of that table), so only a fan-out after someone opened or
-        closed a page of the table takes a second round trip. A message may
+        for, queues every message; if not, it queues nothing and answers
+        with the members, for which the messages are built and sent again.
+        The members a fan-out found are kept for the next fan-out to the
+        same groups (the next move of that table), so only a fan-out after
+        someone opened or closed a page of the table takes a second round
+        trip (or a third; the last try is not checked). A message may
         be given as a function that builds it: it is called only if its
         group has a member (a seat's view, when nobody has that seat's page
         open, is never built). channels_redis' `group_send` takes four
