@@ -108,7 +108,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         capacities.setdefault(PROCESS_CHANNELS, PROCESS_CAPACITY)
         super().__init__(*args, channel_capacity=capacities, **kwargs)
         # The members the last fan-out to each set of groups found (`group_send_many`), newest last.
-        self._known_members: OrderedDict[tuple[str, ...], list[list[bytes]]] = OrderedDict()
+        self._known_members: OrderedDict[tuple[bytes, ...], list[list[bytes]]] = OrderedDict()
 
     def create_pool(self, index):
         return blocking_pool(connection_options(self.hosts[index], self.brpop_timeout))
@@ -197,7 +197,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             scripts[text] = connection.register_script(text)
         return scripts[text]
 
-    def _remember_members(self, groups: tuple[str, ...], members: list[list[bytes]]) -> None:
+    def _remember_members(self, groups: tuple[bytes, ...], members: list[list[bytes]]) -> None:
         self._known_members[groups] = members
         self._known_members.move_to_end(groups)
         if len(self._known_members) > KNOWN_MEMBERS_LIMIT:

@@ -296,3 +296,17 @@ def test_a_fan_out_whose_pages_keep_changing_goes_to_those_read_last(redis_url):
         await layer.flush()
 
     run(scenario())
+
+
+def test_the_members_kept_are_those_of_the_most_recent_tables(redis_url, monkeypatch):
+    monkeypatch.setattr(channel_layer, "KNOWN_MEMBERS_LIMIT", 2)
+
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[redis_url], prefix="fanout-kept")
+        for table in (1, 2, 3, 2):
+            await layer.group_send_many([(f"game-{table}-public", {"type": "m"})])
+        assert [groups[0].decode().rsplit(":", 1)[-1] for groups in layer._known_members] == ["game-3-public",
+                                                                                      "game-2-public"]
+        await layer.flush()
+
+    run(scenario())
