@@ -140,6 +140,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         bundle (`bundle`), which `receive_single` opens before anything
         else sees it: each channel is handed exactly the message of the
         group it is a member of, as if each group had been sent alone."""
+        if not messages:
+            return
         if self.ring_size != 1:
             await asyncio.gather(*(self.group_send(group, message() if callable(message) else message)
                                    for group, message in messages))
