@@ -342,10 +342,10 @@ class Engine:
     def refusal(self, state: State, seat: int, action: Action) -> IllegalMove | None:
         """The ``IllegalMove`` that ``apply`` would raise for ``action``, or
         ``None`` if the move is legal; nothing is applied. The platform asks
-        it (through ``refusals``) for every card in hand that cannot be played
-        now (the reason shown on the card). By default it applies the move and drops the result; an
-        engine whose checks come before any change overrides it to skip the
-        copy of the state."""
+        it (through ``refusals``) for every card in hand that cannot be
+        played now (the reason shown on the card). By default it applies the
+        move and drops the result; an engine whose checks come before any
+        change overrides it to skip the copy of the state."""
         try:
             self.apply(state, seat, action)
         except IllegalMove as exc:
