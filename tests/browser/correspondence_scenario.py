@@ -7,7 +7,9 @@ live server's database like tests/browser/scenario.py:
   named by his username capitalised.
 - ``durak_on_clock FIRST SECOND ON_CLOCK``: a started two-player Durak table
   of FIRST (seat 0) and SECOND where ON_CLOCK attacks first (the deal
-  decides: tables are dealt until it does).
+  decides: tables are dealt until it does); "answered" names a card he
+  may lead that the other can beat (a lead he cannot beat makes him take
+  at once, and the attacker stays on the clock).
 - ``durak_defending FIRST SECOND DEFENDER``: the same table after the
   other's attack, DEFENDER on the clock.
 - ``next_game_by_itself USERNAME``: his profile setting "go to the next
@@ -40,10 +42,24 @@ def durak_on_clock(first: str, second: str, on_clock: str) -> dict:
     for _ in range(50):
         game = services.create_seated_game(users, "durak", {}, time_preset="correspondence")
         seat = Seat.objects.get(game=game, deadline__isnull=False)
-        if seat.user.username == on_clock:
-            return {"game": game.pk, "url": game.get_absolute_url()}
+        answered = _lead_the_other_answers(game.state, seat.position)
+        if seat.user.username == on_clock and answered is not None:
+            return {"game": game.pk, "url": game.get_absolute_url(), "answered": answered}
         Game.objects.filter(pk=game.pk).delete()
-    raise AssertionError(f"{on_clock} never attacked first")
+    raise AssertionError(f"{on_clock} never attacked first with a card the other could beat")
+
+
+def _lead_the_other_answers(state: dict, attacker: int) -> str | None:
+    """A card `attacker` may lead after which the game waits for the other seat."""
+    from gameplay.engine import get_engine
+
+    engine = get_engine("durak")
+    for action in engine.legal_actions(state, attacker):
+        if action["type"] == "attack" and len(action["cards"]) == 1:
+            after, _events = engine.apply(state, attacker, action)
+            if 1 - attacker in engine.actors(after):
+                return action["cards"][0]
+    return None
 
 
 def durak_defending(first: str, second: str, defender: str) -> dict:

@@ -35,10 +35,11 @@ def player_page(browser, live_site, username: str, url: str, **options):
     return page
 
 
-def attack(page) -> None:
-    """The attacker's first move: any card he may lead, then "Attack"."""
+def attack(page, card: str | None = None) -> None:
+    """The attacker's first move: `card` (by default any card he may lead), then "Attack"."""
     table = page.locator("#table")
-    table.locator(".card-button.playable").first.click()
+    cards = table.locator(f'.card-button.playable[data-card="{card}"]' if card else ".card-button.playable")
+    cards.first.click()
     table.locator("button[data-move=attack]").click()
 
 
@@ -55,7 +56,7 @@ def test_my_games_moves_a_game_to_the_top_when_the_opponent_moves_in_another_bro
         expect(alla.locator(f'tr[data-game="{theirs["game"]}"] td.turn')).to_contain_text("Boris")
 
         version = int(boris.locator("#table").get_attribute("data-version"))
-        attack(boris)
+        attack(boris, theirs["answered"])  # a lead Alla can only take would leave him on the clock
         # His move is in (on a loaded machine the page may be told "busy" and send it again a few times)...
         boris.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
                                 arg=version, timeout=45_000)
