@@ -118,7 +118,8 @@ processes warmed by one game, their RSS, then N idle sockets and their RSS
 again (with `--heartbeat`, then the cores the sockets' pings take).
 
 Not included: the game page's 30-second heartbeat (`--heartbeat 30` adds it:
-one database write per socket every 30 s), the badge socket /ws/me/, HTTP
+per socket every 30 s, its presence marked in Redis and the game's version
+read from the database), the badge socket /ws/me/, HTTP
 page loads, chat, spectators, a Celery worker.
 """
 
@@ -1144,7 +1145,7 @@ def idle_report(args, idle: list[IdleMemory]) -> list[str]:
             roles = m.cpu["roles"]
             pings = m.opened / args.heartbeat
             daphne, database = sum(roles["daphne"]), sum(roles.get("database") or [0.0])
-            out.append(f"    with a ping every {args.heartbeat:g} s each ({pings:.0f} pings/s, a database write each): "
+            out.append(f"    with a ping every {args.heartbeat:g} s each ({pings:.0f} pings/s): "
                        f"daphne {daphne:.2f} + postgresql {database:.2f} cores, "
                        f"{1000 * (daphne + database) / pings:.1f} ms per ping; other {m.cpu['other']:.2f}, "
                        f"load average {m.cpu['load']:.1f}")

@@ -209,15 +209,17 @@ API_TOKENS_PER_USER = env.str("API_TOKENS_PER_USER", default="20/d", validate=_R
 # ends (the client reconnects with the last version it saw).
 API_STREAM_POLL_SECONDS = env.float("API_STREAM_POLL_SECONDS", default=5.0)
 API_STREAM_MAX_SECONDS = env.int("API_STREAM_MAX_SECONDS", default=3600)
-# The counters must be shared by every web process: with REDIS_URL they live
+# The rate limits' counters and who is on a game page (gameplay/presence.py)
+# must be shared by every web process: with REDIS_URL they live
 # in Redis, without it (one process: `make run`, tests) in local memory.
 # django_ratelimit is not in INSTALLED_APPS: the app holds nothing but a system
 # check that refuses the local-memory cache and warns about Django's own Redis
 # cache (it knows only the django-redis package's).
 _CACHE_REDIS_URL = env.str("REDIS_URL", default="")
 CACHES = {
+    # A Redis that does not answer fails a cache call within a second, not after the system's TCP timeouts.
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_REDIS_URL,
-                "KEY_PREFIX": "kitchen-table"}
+                "KEY_PREFIX": "kitchen-table", "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
     if _CACHE_REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -315,7 +317,6 @@ LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # A challenge's expiry task is queued after its commit; beat's sweep closes
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
-# A player counts as "on the game page" this long after its last heartbeat.
 # Past saturation: the socket frames that change state (moves, chat, "ahead")
 # waiting for a daphne process' database thread at most, and how long one may
 # wait for its turn; beyond either it is answered "busy" and the page resends
@@ -323,7 +324,12 @@ CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # 100 in line are 1.6 s of work.
 SOCKET_LINE_LIMIT = env.int("SOCKET_LINE_LIMIT", default=100, validate=validate.Range(min=1))
 SOCKET_LINE_SECONDS = env.float("SOCKET_LINE_SECONDS", default=5.0, validate=validate.Range(min=0))
-PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60)
+# A player counts as "on the game page" this long after its socket's last
+# heartbeat (a key in the cache, gameplay/presence.py); the seat's `seen_at`
+# ("last seen", the friends page) is written when the page opens and at most
+# this often while it stays open.
+PRESENCE_SECONDS = env.int("PRESENCE_SECONDS", default=60, validate=validate.Range(min=1))
+SEEN_AT_WRITE_SECONDS = env.int("SEEN_AT_WRITE_SECONDS", default=600, validate=validate.Range(min=0))
 # "Your turn" emails wait this long, in case the player comes back by himself.
 TURN_EMAIL_DELAY = env.int("TURN_EMAIL_DELAY", default=120)
 DIGEST_HOUR_UTC = env.int("DIGEST_HOUR_UTC", default=6)

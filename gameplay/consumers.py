@@ -7,7 +7,7 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "ahead", "on": true}   (Durak: "done for me in this bout", said in advance or taken
                                              back; answered by {"type": "ahead_ack", "on": true}; the new
                                              state, with its "ahead" field, goes to this seat only)
-  client -> {"type": "ping"}      (every 30 s: "I am on the game page"; answered by {"type": "pong", "version": 13},
+  client -> {"type": "ping"}      (every 30 s: "I am on the game page", `presence`; answered by {"type": "pong", "version": 13},
                                    the game's version in the database: a page behind it asks for the state again,
                                    so a state message Redis lost is repaired within a heartbeat)
   server -> {"type": "state", "version": 13, "view": {...}, "legal": [...], ...}
@@ -34,12 +34,15 @@ too, at once or when its turn comes (`inbound.in_line`), unapplied. A flood that
 4429.
 """
 
+import time
+
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from gameplay import inbound, services
+from gameplay import inbound, presence, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
 from gameplay.models import Game, Seat
@@ -69,16 +72,23 @@ def _position_for(game_id: int, user, session) -> tuple[bool, int | None, bool]:
     return invited, None, invited
 
 
-def _mark_seen(game_id: int, position: int | None) -> None:
-    """The player is on the game page (no "your turn" email while he is)."""
-    if position is not None:
-        Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
+def _mark_seen(game_id: int, position: int | None, user_id: int, *, last_seen: bool = True) -> bool:
+    """The player is on the game page (no "your turn" email while he is:
+    `presence`); with `last_seen`, or if the cache could not take the mark,
+    the seat's `seen_at` is written too. Returns whether it was."""
+    if position is None:
+        return False
+    if presence.mark(game_id, position, user_id) and not last_seen:
+        return False
+    Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
+    return True
 
 
-def _heartbeat(game_id: int, position: int | None) -> int | None:
-    """A ping: the player is still on the page; the game's version now (None: the game is gone)."""
-    _mark_seen(game_id, position)
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+def _heartbeat(game_id: int, position: int | None, user_id: int, last_seen: bool) -> tuple[int | None, bool]:
+    """A ping: the player is still on the page. The game's version now (None:
+    the game is gone), and whether `seen_at` was written (`_mark_seen`)."""
+    written = _mark_seen(game_id, position, user_id, last_seen=last_seen)
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first(), written
 
 
 def _chat_history(game_id: int) -> list[dict]:
@@ -102,6 +112,7 @@ def _in_language(language: str, func, *args):
 class GameConsumer(inbound.GatedConsumer):
     language: str | None = None  # set at connect (socket_language); None: the site's default
     until_start = False  # an invitee at a private table's waiting room: closed when the game starts
+    seen_written_at = 0.0  # time.monotonic() when this socket last wrote its seat's `seen_at`
 
     async def open(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -115,7 +126,8 @@ class GameConsumer(inbound.GatedConsumer):
         self.group = seat_group(self.game_id, self.position)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await database_sync_to_async(_mark_seen)(self.game_id, self.position)
+        await database_sync_to_async(_mark_seen)(self.game_id, self.position, self.user.pk)
+        self.seen_written_at = time.monotonic()
         await self.send_state()
         history = await database_sync_to_async(_chat_history)(self.game_id)
         await self.send_json({"type": "chat_history", "messages": history})
@@ -131,11 +143,16 @@ class GameConsumer(inbound.GatedConsumer):
             await self.send_state()
         elif kind == "ping":
             version = None
+            last_seen = time.monotonic() - self.seen_written_at >= settings.SEEN_AT_WRITE_SECONDS
             try:
-                version = await database_sync_to_async(_heartbeat)(self.game_id, self.position)
+                version, written = await database_sync_to_async(_heartbeat)(
+                    self.game_id, self.position, self.user.pk, last_seen)
             except OperationalError as exc:  # busy: the next ping, 30 s later, marks the heartbeat
                 if not inbound.database_busy(exc):
                     raise
+            else:
+                if written:
+                    self.seen_written_at = time.monotonic()
             await self.send_json({"type": "pong", "version": version})
         elif kind == "move":
             await self.receive_move(content)

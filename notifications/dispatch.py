@@ -60,6 +60,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Vacation
+from gameplay import presence
 from gameplay.models import Game, Seat
 from notifications import channels, notices, preferences
 from notifications.channels import (CHALLENGE, LEAGUE_ROUND, TIME_WARNING, YOUR_MOVE, Destination,
@@ -330,10 +331,10 @@ def flush(user_id: int) -> int:
 
 def _still_waiting(user_id: int, game_ids: list[int | None], at: datetime) -> dict[int, Seat]:
     """{game id: his seat} of these games that still wait for his move and whose page he is not on."""
-    present_after = at - timedelta(seconds=settings.PRESENCE_SECONDS)
-    seats = Seat.objects.filter(user_id=user_id, game_id__in=[g for g in game_ids if g],
-                                game__status=Game.Status.ACTIVE, deadline__isnull=False)
-    return {s.game_id: s for s in seats if s.seen_at is None or s.seen_at <= present_after}
+    seats = list(Seat.objects.filter(user_id=user_id, game_id__in=[g for g in game_ids if g],
+                                     game__status=Game.Status.ACTIVE, deadline__isnull=False))
+    looking = presence.present(seats, at)
+    return {s.game_id: s for s in seats if s.pk not in looking}
 
 
 def _coalesced(user, rows: list[Delivery], games: dict[int, Seat]) -> list[int]:

@@ -10,8 +10,8 @@ subscriptions are in `notifications.apps`), always after the commit.
 Who gets what (accounts.User):
 - "Your turn" (`turn_emails`): "now" = one email per game per turn, sent
   TURN_EMAIL_DELAY seconds after the turn starts and only if the player is not
-  on the game page by then (`Seat.seen_at` older than PRESENCE_SECONDS:
-  the game page's socket marks it on connect and on every 30-second ping);
+  on the game page by then (`gameplay.presence`: the game page's socket
+  marks it on connect and on every 30-second ping, for PRESENCE_SECONDS);
   "daily" = nothing at once, the daily digest lists the waiting games;
   "off" = nothing.
 - "Your turn" at once goes out only when nothing else of his gets "your move" at
@@ -46,7 +46,6 @@ logged, never raised into the move that triggered them.
 
 import logging
 import zoneinfo
-from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -59,7 +58,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from gameplay import badge, clocks, services
+from gameplay import badge, clocks, presence, services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
@@ -128,11 +127,6 @@ def _send_on_commit(address: str, subject: str, body: str) -> None:
     transaction.on_commit(lambda: _send(address, subject, body))
 
 
-def _is_present(seat: Seat, now) -> bool:
-    """The player is on the game page (recent connect or heartbeat)."""
-    return seat.seen_at is not None and seat.seen_at > now - timedelta(seconds=settings.PRESENCE_SECONDS)
-
-
 def _locked_seat(game_id: int, position: int) -> tuple[Game | None, Seat | None]:
     """The game row, then the seat row, locked (the same order as services,
     so no deadlock with a move in progress)."""
@@ -178,7 +172,7 @@ def send_turn_email(game_id: int, version: int, position: int) -> bool:
             return False
         if game.status != Game.Status.ACTIVE or game.version != version:
             return False
-        if seat.deadline is None or seat.turn_notified or _is_present(seat, now):
+        if seat.deadline is None or seat.turn_notified or presence.is_present(seat, now):
             return False
         user = seat.user
         if not user.is_active or not user.email or user.turn_emails != user.TurnEmails.IMMEDIATELY:
@@ -210,12 +204,12 @@ def _claim_other_waiting_turns(user, game_id: int, now) -> list[Seat]:
     gone yet and whose page he is not on: claimed (marked told) for this one
     email, so a burst of turns makes one email rather than one per game; their
     own tasks then find them told. Seats another task holds are left to it."""
-    seats = [
-        seat for seat in Seat.objects.select_for_update(skip_locked=True, of=("self",))
+    waiting = list(
+        Seat.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(user=user, game__status=Game.Status.ACTIVE, deadline__isnull=False, turn_notified=False, is_bot=False)
-        .exclude(game_id=game_id).select_related("game").order_by("game_id")
-        if not _is_present(seat, now)
-    ]
+        .exclude(game_id=game_id).select_related("game").order_by("game_id"))
+    looking = presence.present(waiting, now)
+    seats = [seat for seat in waiting if seat.pk not in looking]
     if seats:
         Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(turn_notified=True)
     return seats

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone, translation
 
-from gameplay import services
+from gameplay import presence, services
 from gameplay.models import Game, Seat
 from notifications import emails as notifications
 
@@ -98,7 +98,7 @@ def test_the_turn_email_waits_turn_email_delay_seconds_before_it_is_sent(joker_g
 
 def test_a_player_on_the_game_page_is_not_emailed(joker_game, players, run_on_commit):
     position, user = acting_player(joker_game, players)
-    Seat.objects.filter(game=joker_game, position=position).update(seen_at=timezone.now() - timedelta(seconds=20))
+    presence.mark(joker_game.pk, position, user.pk)  # as his game page's socket does
 
     with run_on_commit():
         sent = notifications.send_turn_email(joker_game.pk, joker_game.version, position)
@@ -291,7 +291,7 @@ def test_a_game_whose_page_he_is_on_is_left_out_of_the_burst_email(players, run_
     player = players[1]
     Seat.objects.filter(game__in=games, user=player).update(deadline=timezone.now() + timedelta(days=1),
                                                            turn_notified=False)
-    Seat.objects.filter(game=games[1], user=player).update(seen_at=timezone.now())
+    presence.mark(games[1].pk, Seat.objects.get(game=games[1], user=player).position, player.pk)  # on its page
     mail.outbox.clear()
     position = Seat.objects.get(game=games[0], user=player).position
 

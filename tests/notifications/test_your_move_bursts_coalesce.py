@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from gameplay import presence
 from gameplay.models import Seat
 from notifications import dispatch, subscribers
 from notifications.models import Delivery
@@ -77,7 +78,7 @@ def test_nothing_is_sent_when_he_has_moved_everywhere_or_is_looking(fake, player
     for game in three_games:
         his_turn_in(game, player)
     Seat.objects.filter(game__in=three_games[:2], user=player).update(deadline=None)
-    Seat.objects.filter(game=three_games[2], user=player).update(seen_at=timezone.now())  # on the game page
+    presence.mark(three_games[2].pk, Seat.objects.get(game=three_games[2], user=player).position, player.pk)
 
     assert dispatch.flush(player.pk) == 0
     assert fake.sent == []
