@@ -6,6 +6,7 @@ SEEN_AT_WRITE_SECONDS. With the cache away, the database stands in."""
 import time
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.core import mail
@@ -101,6 +102,29 @@ def test_a_game_page_marks_its_player_present_and_its_pings_write_no_seat_row(jo
     assert seat(joker_game, position).seen_at == seen[0]
     assert presence.is_present(seat(joker_game, position))
     assert not presence.is_present(seat(joker_game, (position + 1) % 4))
+
+
+def test_every_page_of_a_process_marks_through_one_connection_to_redis(joker_game, players, shared_cache,
+                                                                      redis_url):
+    sockets = [(communicator(joker_game.pk, headers_for(user)), user) for user in players]
+    counting = redis.Redis.from_url(redis_url)
+    before = len(counting.client_list())
+
+    async def scenario():
+        for ws, _user in sockets:
+            await opened(ws)
+        for ws, _user in sockets:
+            await ws.send_json_to({"type": "ping"})
+            assert (await ws.receive_json_from(timeout=5))["type"] == "pong"
+        for ws, _user in sockets:
+            await ws.disconnect()
+
+    async_to_sync(scenario)()
+
+    assert all(presence.is_present(seat(joker_game, position)) for position in range(4))
+    opened_since = len(counting.client_list()) - before
+    counting.close()
+    assert opened_since <= 1  # not one a socket (Django's `caches` holds a cache per asyncio context)
 
 
 def test_last_seen_is_written_again_by_a_ping_once_its_interval_has_passed(joker_game, players, shared_cache,
