@@ -216,10 +216,13 @@ API_STREAM_MAX_SECONDS = env.int("API_STREAM_MAX_SECONDS", default=3600)
 # check that refuses the local-memory cache and warns about Django's own Redis
 # cache (it knows only the django-redis package's).
 _CACHE_REDIS_URL = env.str("REDIS_URL", default="")
+# Django's RedisCache with one client per process (config/cache.py). A Redis
+# that does not answer fails a cache call within a second, not after the
+# system's TCP timeouts.
+REDIS_CACHE = {"BACKEND": "config.cache.SharedRedisCache", "KEY_PREFIX": "kitchen-table",
+               "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
 CACHES = {
-    # A Redis that does not answer fails a cache call within a second, not after the system's TCP timeouts.
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_REDIS_URL,
-                "KEY_PREFIX": "kitchen-table", "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
+    "default": {**REDIS_CACHE, "LOCATION": _CACHE_REDIS_URL}
     if _CACHE_REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

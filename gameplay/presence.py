@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.cache import BaseCache, caches
+from django.core.cache import cache
 from django.utils import timezone
 
 from gameplay.models import Seat
@@ -36,19 +36,6 @@ log = logging.getLogger(__name__)
 CACHE_RETRY_SECONDS = 10.0
 
 _cache_away_until = 0.0  # time.monotonic() before which the cache is not tried
-_shared: tuple[dict, BaseCache] | None = None  # (the settings it was made from, the process' cache)
-
-
-def _cache() -> BaseCache:
-    """The default cache, one for the whole process. Django's `caches` holds
-    one per thread and asyncio context: in daphne, one per socket, each with
-    its own connection to Redis (12 KiB a socket; bench.live_scale's idle
-    sockets). Redis' client and its connection pool are thread-safe."""
-    global _shared
-    config = settings.CACHES["default"]
-    if _shared is None or _shared[0] is not config:
-        _shared = (config, caches.create_connection("default"))
-    return _shared[1]
 
 
 def _key(game_id: int, position: int) -> str:
@@ -71,7 +58,7 @@ def mark(game_id: int, position: int, user_id: int) -> bool:
     if not _cache_usable():
         return False
     try:
-        _cache().set(_key(game_id, position), user_id, timeout=settings.PRESENCE_SECONDS)
+        cache.set(_key(game_id, position), user_id, timeout=settings.PRESENCE_SECONDS)
     except Exception as exc:  # Redis away: the database stands in
         _cache_failed(exc)
         return False
@@ -85,7 +72,7 @@ def present(seats: Iterable[Seat], now: datetime | None = None) -> set[int]:
         return set()
     if _cache_usable():
         try:
-            found = _cache().get_many([_key(seat.game_id, seat.position) for seat in seats])
+            found = cache.get_many([_key(seat.game_id, seat.position) for seat in seats])
         except Exception as exc:  # Redis away: judge by seen_at
             _cache_failed(exc)
         else:

@@ -30,8 +30,7 @@ def _cache_not_known_away(monkeypatch):
 
 
 def redis_cache(settings, url: str) -> None:
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
-                                   "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+    settings.CACHES = {"default": {**settings.REDIS_CACHE, "LOCATION": url}}  # as with REDIS_URL
     cache.clear()
 
 
@@ -124,7 +123,7 @@ def test_every_page_of_a_process_marks_through_one_connection_to_redis(joker_gam
     assert all(presence.is_present(seat(joker_game, position)) for position in range(4))
     opened_since = len(counting.client_list()) - before
     counting.close()
-    assert opened_since <= 1  # not one a socket (Django's `caches` holds a cache per asyncio context)
+    assert opened_since <= 1  # not one a socket (Django's `caches` holds a cache per asyncio context: config/cache.py)
 
 
 def test_last_seen_is_written_again_by_a_ping_once_its_interval_has_passed(joker_game, players, shared_cache,
