@@ -244,7 +244,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="games@localhost")
 EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", default=25)
 
-# Redis carries WebSocket fan-out and Celery tasks; it is never the truth.
+# Redis carries WebSocket fan-out and Celery tasks (and holds the cache); it is never the truth.
 # Without REDIS_URL (tests, a bare shell) both fall back to in-process
 # implementations; `make run` starts the embedded server and sets it.
 REDIS_URL = env.str("REDIS_URL", default="")
