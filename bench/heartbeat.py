@@ -31,6 +31,7 @@ import sys
 import time
 
 from bench.common import environment_line, websocket_origin
+from bench.live_scale import database_server_pids
 from bench.move_roundtrip import RECEIVE_TIMEOUT, make_players, new_game, progress, redis_and_database
 
 
@@ -82,22 +83,19 @@ class WriteCounter:
 
 
 def database_server_cpu() -> float:
-    """Seconds of CPU used so far by this machine's PostgreSQL processes (0 if
-    none: SQLite runs in the benchmark's own process, and is in its CPU)."""
-    total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    """Seconds of CPU used so far by the processes of the PostgreSQL server
+    DATABASE_URL names (`live_scale.database_server_pids`; 0 for SQLite,
+    which runs in the benchmark's own process and is in its CPU)."""
+    import psutil
+
+    total = 0.0
+    for pid in database_server_pids(os.environ.get("DATABASE_URL", "")):
         try:
-            with open(f"/proc/{entry}/comm") as comm:
-                if comm.read().strip() != "postgres":
-                    continue
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended meanwhile
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:  # the process ended meanwhile
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+        total += times.user + times.system
+    return total
 
 
 async def ping(communicator) -> float:
@@ -162,8 +160,8 @@ def report(env_line: str, times: dict, cpu: dict, server: dict, writes: int, pin
           "Redis channel layer and cache\n")
     print("  product : a player's game page socket: the seat marked present, the game's version read")
     print("  baseline: a minimal consumer answering a pong")
-    print("  CPU: this process' (the server's, with its SQLite, and the clients'), and the machine's")
-    print("       PostgreSQL processes' (its backends, WAL writer, checkpointer), per ping\n")
+    print("  CPU: this process' (the server's, with its SQLite, and the clients'), and the PostgreSQL")
+    print("       server's processes (its backends, WAL writer, checkpointer), per ping\n")
     print(f"  {'':24s}{'p50 ms':>10s}{'p95 ms':>10s}{'CPU ms/ping':>14s}{'PostgreSQL CPU':>16s}")
     for side in ("baseline", "product"):
         values = times[side]

@@ -39,13 +39,13 @@ import time
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import OperationalError
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import inbound, presence, services
 from gameplay.broadcast import chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
-from gameplay.models import Game, Seat
+from gameplay.models import Game
 from gameplay.replaced import replacement_of
 from gameplay.views import INVITES_SESSION_KEY
 
@@ -72,22 +72,10 @@ def _position_for(game_id: int, user, session) -> tuple[bool, int | None, bool]:
     return invited, None, invited
 
 
-def _mark_seen(game_id: int, position: int | None, user_id: int, *, last_seen: bool = True) -> bool:
-    """The player is on the game page (no "your turn" email while he is:
-    `presence`); with `last_seen`, or if the cache could not take the mark,
-    the seat's `seen_at` is written too. Returns whether it was."""
-    if position is None:
-        return False
-    if presence.mark(game_id, position, user_id) and not last_seen:
-        return False
-    Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
-    return True
-
-
 def _heartbeat(game_id: int, position: int | None, user_id: int, last_seen: bool) -> tuple[int | None, bool]:
-    """A ping: the player is still on the page. The game's version now (None:
-    the game is gone), and whether `seen_at` was written (`_mark_seen`)."""
-    written = _mark_seen(game_id, position, user_id, last_seen=last_seen)
+    """A ping: the player is still on the page (`presence.mark`). The game's
+    version now (None: the game is gone), and whether `seen_at` was written."""
+    written = position is not None and presence.mark(game_id, position, user_id, last_seen=last_seen)
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first(), written
 
 
@@ -126,7 +114,8 @@ class GameConsumer(inbound.GatedConsumer):
         self.group = seat_group(self.game_id, self.position)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await database_sync_to_async(_mark_seen)(self.game_id, self.position, self.user.pk)
+        if self.position is not None:  # on the game page: no "your turn" email while he is
+            await database_sync_to_async(presence.mark)(self.game_id, self.position, self.user.pk, last_seen=True)
         self.seen_written_at = time.monotonic()
         await self.send_state()
         history = await database_sync_to_async(_chat_history)(self.game_id)

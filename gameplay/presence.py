@@ -52,9 +52,17 @@ def _cache_failed(exc: Exception) -> None:
     log.warning("presence: the cache is unavailable (%s); seen_at stands in for %.0f s", exc, CACHE_RETRY_SECONDS)
 
 
-def mark(game_id: int, position: int, user_id: int) -> bool:
-    """The player `user_id` of this seat is on the game page now. False if the
-    cache could not take it: the caller writes `seen_at` instead."""
+def mark(game_id: int, position: int, user_id: int, *, last_seen: bool = False) -> bool:
+    """The player `user_id` of this seat is on the game page now. The seat's
+    `seen_at` is written too with `last_seen`, or if the cache could not take
+    the mark. Returns whether it was."""
+    if _cache_marked(game_id, position, user_id) and not last_seen:
+        return False
+    Seat.objects.filter(game_id=game_id, position=position).update(seen_at=timezone.now())
+    return True
+
+
+def _cache_marked(game_id: int, position: int, user_id: int) -> bool:
     if not _cache_usable():
         return False
     try:

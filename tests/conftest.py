@@ -72,6 +72,20 @@ def redis_channel_layer(settings, redis_url):
     channel_layers.backends.clear()
 
 
+def use_redis_cache(settings, url: str) -> None:
+    """The cache in the Redis server at `url`, as the settings make it with REDIS_URL; emptied."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {**settings.REDIS_CACHE, "LOCATION": url}}
+    cache.clear()
+
+
+@pytest.fixture
+def redis_cache(settings, redis_url):
+    """The cache (rate limits, presence) in the real Redis server."""
+    use_redis_cache(settings, redis_url)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_in_memory_channel_layer():
     """Each test gets a fresh in-memory layer (no groups left over from another test)."""

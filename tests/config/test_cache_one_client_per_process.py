@@ -7,17 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
-from django.core.cache import cache
 from django.test import AsyncClient
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def redis_cache(settings, redis_url):
-    settings.CACHES = {"default": {**settings.REDIS_CACHE, "LOCATION": redis_url}}  # as with REDIS_URL
-    cache.clear()
 
 
 def test_login_attempts_served_as_separate_tasks_share_one_connection_to_redis(redis_cache, redis_url):

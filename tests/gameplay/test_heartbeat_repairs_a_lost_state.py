@@ -57,10 +57,10 @@ def test_the_pong_of_a_page_up_to_date_names_the_version_it_has(joker_game, play
 
 
 def test_a_heartbeat_on_a_busy_database_is_still_answered_without_a_version(joker_game, players, monkeypatch):
-    from gameplay import consumers
+    from gameplay import presence
 
     async def database_busy():
-        monkeypatch.setattr(consumers, "_mark_seen", locked)
+        monkeypatch.setattr(presence, "mark", locked)
 
     pong, state = ping_after(joker_game, players[0], database_busy)
 

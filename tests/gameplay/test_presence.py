@@ -17,6 +17,7 @@ from gameplay import presence
 from gameplay.models import Seat
 from notifications import emails
 
+from ..conftest import use_redis_cache
 from .conftest import acting_player
 from .test_consumer import communicator, headers_for
 from .test_inbound import opened
@@ -29,11 +30,6 @@ def _cache_not_known_away(monkeypatch):
     monkeypatch.setattr(presence, "_cache_away_until", 0.0)
 
 
-def redis_cache(settings, url: str) -> None:
-    settings.CACHES = {"default": {**settings.REDIS_CACHE, "LOCATION": url}}  # as with REDIS_URL
-    cache.clear()
-
-
 @pytest.fixture
 def players(players):
     """The four players, with email addresses (for the "your turn" email)."""
@@ -44,16 +40,10 @@ def players(players):
 
 
 @pytest.fixture
-def shared_cache(settings, redis_url):
-    """The cache in a real Redis server, as with REDIS_URL."""
-    redis_cache(settings, redis_url)
-
-
-@pytest.fixture
 def redis_to_stop(settings, tmp_path):
     """The cache in a Redis server of its own, which the test stops."""
     process, url = start_server(tmp_path)
-    redis_cache(settings, url)
+    use_redis_cache(settings, url)
     yield process
     process.terminate()
     process.wait(timeout=10)
@@ -89,7 +79,7 @@ def on_the_page(game, user, pings: int, between=None) -> list[dict]:
     return async_to_sync(scenario)()
 
 
-def test_a_game_page_marks_its_player_present_and_its_pings_write_no_seat_row(joker_game, players, shared_cache):
+def test_a_game_page_marks_its_player_present_and_its_pings_write_no_seat_row(joker_game, players, redis_cache):
     position, user = acting_player(joker_game, players)
     seen = []
 
@@ -103,7 +93,7 @@ def test_a_game_page_marks_its_player_present_and_its_pings_write_no_seat_row(jo
     assert not presence.is_present(seat(joker_game, (position + 1) % 4))
 
 
-def test_every_page_of_a_process_marks_through_one_connection_to_redis(joker_game, players, shared_cache,
+def test_every_page_of_a_process_marks_through_one_connection_to_redis(joker_game, players, redis_cache,
                                                                       redis_url):
     sockets = [(communicator(joker_game.pk, headers_for(user)), user) for user in players]
     counting = redis.Redis.from_url(redis_url)
@@ -126,7 +116,7 @@ def test_every_page_of_a_process_marks_through_one_connection_to_redis(joker_gam
     assert opened_since <= 1  # not one a socket (Django's `caches` holds a cache per asyncio context: config/cache.py)
 
 
-def test_last_seen_is_written_again_by_a_ping_once_its_interval_has_passed(joker_game, players, shared_cache,
+def test_last_seen_is_written_again_by_a_ping_once_its_interval_has_passed(joker_game, players, redis_cache,
                                                                           settings):
     settings.SEEN_AT_WRITE_SECONDS = 0
     position, user = acting_player(joker_game, players)
@@ -138,7 +128,7 @@ def test_last_seen_is_written_again_by_a_ping_once_its_interval_has_passed(joker
 
 
 def test_a_player_who_closed_the_page_is_no_longer_present_once_his_mark_expires(joker_game, players,
-                                                                                shared_cache, settings):
+                                                                                redis_cache, settings):
     settings.PRESENCE_SECONDS = 1
     position, user = acting_player(joker_game, players)
 
@@ -151,7 +141,7 @@ def test_a_player_who_closed_the_page_is_no_longer_present_once_his_mark_expires
     assert not presence.is_present(seat(joker_game, position))
 
 
-def test_the_mark_names_the_player_so_whoever_takes_his_seat_is_not_present(joker_game, players, shared_cache,
+def test_the_mark_names_the_player_so_whoever_takes_his_seat_is_not_present(joker_game, players, redis_cache,
                                                                              django_user_model):
     position, user = acting_player(joker_game, players)
     presence.mark(joker_game.pk, position, user.pk)
@@ -163,7 +153,7 @@ def test_the_mark_names_the_player_so_whoever_takes_his_seat_is_not_present(joke
 
 
 def test_the_player_on_the_page_gets_no_turn_email_and_the_one_who_is_not_gets_it(joker_game, players,
-                                                                                 shared_cache):
+                                                                                 redis_cache):
     position, user = acting_player(joker_game, players)
     not_told_yet(joker_game, position)
     on_the_page(joker_game, user, 1)
