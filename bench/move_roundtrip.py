@@ -491,8 +491,9 @@ def report(env_line: str, trips: RoundTrips, early: Window, late: Window, late_f
     out.append(f"   {len(trips.product)} moves and {len(trips.baseline)} baseline messages, alternated in blocks "
                f"of {trips.block}; 4 authenticated communicators each, in-process, Redis channel layer")
     out.append("   product : GameConsumer -> services.submit_move -> on commit: the views of the groups with a member,")
-    out.append("             one message per process (group_send_many); its follow-up queued by a thread, with those")
-    out.append("             of the commits within 10 ms, as one Celery task (into Redis; no worker runs)")
+    out.append("             one message per other process, in memory to the mover's process (group_send_many); its")
+    out.append("             follow-up queued by a thread, with those of the commits within 10 ms, as one Celery task")
+    out.append("             (into Redis; no worker runs)")
     out.append("   baseline: minimal consumer -> 1 Move row in a transaction -> 1 group_send to one group")
     out.append("")
     out.append(f"   {'':<22}{'p50 ms':>10}{'p95 ms':>10}{'mean ms':>10}")

@@ -47,8 +47,10 @@ One more thing the layer does: `group_send_many`, several group sends (a
 move's fan-out: one view per seat, each to its seat's group) in one round
 trip to Redis (two when the table's pages changed since its last fan-out)
 instead of four per group, and one message per receiving process instead of
-one per group, each message built only if its group has a member: see its
-docstring.
+one per group, each message built only if its group has a member; and the
+members that are channels of this very process (its own pages of the table)
+are handed their messages in memory, without a trip through Redis and back:
+see its docstring.
 
 Settings (config/settings.py): "BACKEND": "config.channel_layer.RedisChannelLayer";
 the CONFIG is channels_redis' own. A host given as a dict may set
@@ -60,6 +62,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
 from channels_redis.utils import create_pool
@@ -109,6 +112,11 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         super().__init__(*args, channel_capacity=capacities, **kwargs)
         # The members the last fan-out to each set of groups found (`group_send_many`), newest last.
         self._known_members: OrderedDict[tuple[bytes, ...], list[list[bytes]]] = OrderedDict()
+        # The read of each process key in progress (`receive_single`); the channel of the consumer
+        # waiting for it and the future that wakes that consumer when its message comes from here.
+        self._reads: dict[str, asyncio.Task] = {}
+        self._waiting: str | None = None
+        self._woken: asyncio.Future | None = None
 
     def create_pool(self, index):
         return blocking_pool(connection_options(self.hosts[index], self.brpop_timeout))
@@ -139,7 +147,15 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         Where the groups' messages for one process differ, they travel as a
         bundle (`bundle`), which `receive_single` opens before anything
         else sees it: each channel is handed exactly the message of the
-        group it is a member of, as if each group had been sent alone."""
+        group it is a member of, as if each group had been sent alone.
+
+        What goes to channels of this process, when the fan-out runs on the
+        event loop its consumers receive on (a consumer's move), does not go
+        through Redis at all: once the script has confirmed the members,
+        each such channel's message is put in its receive buffer, where the
+        process' reader would have put it after four more Redis commands
+        (`_deliver_here`). The members are still read and checked in Redis,
+        which holds the groups of every process."""
         if not messages:
             return
         if self.ring_size != 1:
@@ -153,14 +169,18 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         fan_out = self._script(self.connection(0), FAN_OUT_LUA)
         built: dict[int, dict] = {}
         members = self._known_members.get(tuple(group_keys))
+        here = self._receives_on_this_loop()
         attempt = 0
         while True:
-            keys, payloads, capacities = [], [], []
+            keys, payloads, capacities, local = [], [], [], []
             if members is None:
                 expected = [UNKNOWN_MEMBERS] * len(group_keys)
             else:
                 expected = [b"\n".join(names) for names in members]
-                for key, message, channel in self._messages_by_key(self._built(messages, members, built), members):
+                ready, there = self._built(messages, members, built), members
+                if here:
+                    there, local = self._split_local(ready, members)
+                for key, message, channel in self._messages_by_key(ready, there):
                     keys.append(key)
                     payloads.append(self.serialize(message))
                     capacities.append(self.get_capacity(channel))
@@ -171,6 +191,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 *payloads, *capacities, time.time(), self.expiry])
             if sent:
                 self._remember_members(tuple(group_keys), members)
+                self._deliver_here(local)
                 if result:
                     log.info("%s channel(s) over capacity in a fan-out to %s group(s)", result, len(messages))
                 return
@@ -199,6 +220,43 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             scripts[text] = connection.register_script(text)
         return scripts[text]
 
+    def _receives_on_this_loop(self) -> bool:
+        """Whether the running event loop is the one this process' consumers
+        receive on (channels_redis' `receive_event_loop`, set while one
+        waits): then their receive buffers may be filled from here."""
+        try:
+            return self.receive_event_loop is asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+
+    def _is_here(self, channel: str) -> bool:
+        """A channel of this layer object (this process' consumers), as `new_channel` names them."""
+        return "!" in channel and self.non_local_name(channel).endswith(self.client_prefix + "!")
+
+    def _split_local(self, messages: list[tuple[str, dict]], members: list[list[bytes]]):
+        """(each group's members that are not channels of this process,
+        [(a group's message, its members that are)])."""
+        there, local = [], []
+        for (_, message), names in zip(messages, members):
+            mine = [channel for channel in (name.decode("utf8") for name in names) if self._is_here(channel)]
+            if mine:
+                local.append((message, mine))
+                names = [name for name in names if name.decode("utf8") not in mine]
+            there.append(names)
+        return there, local
+
+    def _deliver_here(self, local) -> None:
+        """Put each message in the receive buffers of its channels of this
+        process, as the process' reader does with what it takes from Redis:
+        a copy made as Redis would carry it (the layer's own serializer),
+        one per message, shared by its channels."""
+        for message, channels in local:
+            copy = self.deserialize(self.serialize(message))
+            for channel in channels:
+                self.receive_buffer[channel].put_nowait(copy)
+                if channel == self._waiting and not self._woken.done():
+                    self._woken.set_result(None)  # the consumer reading Redis: its message will not come from there
+
     def _remember_members(self, groups: tuple[bytes, ...], members: list[list[bytes]]) -> None:
         self._known_members[groups] = members
         self._known_members.move_to_end(groups)
@@ -223,7 +281,65 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             yield key, bundle(deliveries), deliveries[0][0]
 
     async def receive_single(self, channel):
-        """channels_redis' `receive_single`, which opens a bundle: each of its
+        """channels_redis' `receive_single`, called by the consumer that holds
+        the process' receive lock, which reads the process' Redis key for all
+        of them. Here that read goes on in a task of its own (`_read`), which
+        this call awaits together with a message put in a receive buffer by
+        this process' own fan-out (`_deliver_here`): that message may be the
+        waiting consumer's own, which its read of Redis would never bring.
+        Woken so, it answers that there is nothing more to deliver, and
+        `receive` finds the message in its buffer; the read is not cancelled
+        (a cancelled Redis command costs its connection) but kept, and the
+        next holder of the lock awaits it."""
+        if "!" not in channel:
+            return await self._read(channel)
+        waiting = _receiving_for.get()
+        if waiting is not None and not self.receive_buffer.get(waiting, _EMPTY).empty():
+            return [], None  # its message was handed over while it took the lock
+        loop = asyncio.get_running_loop()
+        read = self._reads.get(channel)
+        if read is None or read.get_loop() is not loop or _failed(read):
+            # A read that failed with nobody waiting for it (Redis was away) is not this caller's error.
+            read = self._reads[channel] = loop.create_task(self._read(channel))
+        self._waiting, self._woken = waiting, (woken := loop.create_future())
+
+        def read_done(_read):
+            if not woken.done():
+                woken.set_result(None)
+
+        read.add_done_callback(read_done)
+        try:
+            await woken
+        finally:
+            read.remove_done_callback(read_done)
+            if self._woken is woken:
+                self._waiting, self._woken = None, None
+        if not read.done():
+            return [], None
+        if self._reads.get(channel) is read:
+            del self._reads[channel]
+        return read.result()
+
+    async def receive(self, channel):
+        """channels_redis' `receive`, telling `receive_single` whose receive it serves."""
+        token = _receiving_for.set(channel)
+        try:
+            return await super().receive(channel)
+        finally:
+            _receiving_for.reset(token)
+
+    async def close_pools(self):
+        """channels_redis' `close_pools`, after the reads kept on this event loop are cancelled."""
+        loop = asyncio.get_running_loop()
+        reads = [read for channel, read in list(self._reads.items()) if read.get_loop() is loop]
+        for read in reads:
+            read.cancel()
+        await asyncio.gather(*reads, return_exceptions=True)
+        self._reads = {channel: read for channel, read in self._reads.items() if read not in reads}
+        await super().close_pools()
+
+    async def _read(self, channel):
+        """channels_redis' `receive_single`, opening a bundle: each of its
         messages goes to the receive buffer of the channels it is for, and
         the caller (`receive`) is handed nothing more to deliver."""
         channels, message = await super().receive_single(channel)
@@ -233,6 +349,17 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             for name in names:
                 self.receive_buffer[name].put_nowait(message["messages"][index])
         return [], message
+
+
+_EMPTY = asyncio.Queue()
+
+# The channel a consumer's `receive` waits on, in that receive's task.
+_receiving_for: ContextVar[str | None] = ContextVar("receiving_for", default=None)
+
+
+def _failed(task: asyncio.Task) -> bool:
+    """Whether the task ended with an error or was cancelled (its error is then counted as seen)."""
+    return task.done() and (task.cancelled() or task.exception() is not None)
 
 
 # The type of a bundle; never handed to a consumer (no handler name may start with "_").

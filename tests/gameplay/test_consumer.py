@@ -4,6 +4,7 @@
 import json
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -67,14 +68,27 @@ def test_a_move_is_acknowledged_and_every_seat_receives_its_own_new_view(joker_g
     a_move_reaches_every_seat_with_its_own_view(joker_game, players)
 
 
-def test_through_redis_every_seat_receives_its_own_view_from_the_process_bundle(joker_game, players,
-                                                                                redis_channel_layer):
-    """All four sockets in one process: the fan-out reaches it as one bundle,
-    opened by the layer; each socket still sends only its own seat's view."""
+def test_through_redis_every_seat_receives_its_own_view_in_its_own_process(joker_game, players,
+                                                                           redis_channel_layer):
+    """All four sockets in the process that made the move: the layer hands
+    each its group's message in memory (the members checked in Redis); each
+    socket still sends only its own seat's view."""
     a_move_reaches_every_seat_with_its_own_view(joker_game, players)
 
 
-def a_move_reaches_every_seat_with_its_own_view(joker_game, players):
+def test_the_views_of_a_move_reach_the_sockets_of_its_own_process_without_queueing_in_redis(
+        joker_game, players, redis_channel_layer, redis_url):
+    queued = []
+    a_move_reaches_every_seat_with_its_own_view(joker_game, players, moved=lambda: queued.append(zadds(redis_url)))
+    assert queued[1] == queued[0]
+
+
+def zadds(redis_url: str) -> int:
+    """ZADDs Redis has run so far: each message queued into a channel (and each backed up by its reader)."""
+    return redis.Redis.from_url(redis_url).info("commandstats").get("cmdstat_zadd", {}).get("calls", 0)
+
+
+def a_move_reaches_every_seat_with_its_own_view(joker_game, players, moved=lambda: None):
     position, user = acting_player(joker_game, players)
     action = a_legal_action(joker_game, position)
 
@@ -86,6 +100,7 @@ def a_move_reaches_every_seat_with_its_own_view(joker_game, players):
             assert (await ws.connect())[0]
             await ws.receive_json_from(timeout=5)
             assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
+        moved()
         await sockets[position].send_json_to({"type": "move", "action": action, "version": 0, "move_id": "m1"})
         received = {}
         for p, ws in enumerate(sockets):
@@ -93,6 +108,7 @@ def a_move_reaches_every_seat_with_its_own_view(joker_game, players):
             if p == position:
                 messages.append(await ws.receive_json_from(timeout=5))
             received[p] = messages
+        moved()
         for ws in sockets:
             await ws.disconnect()
         return received
