@@ -169,6 +169,8 @@ def vacations_until(user_ids: list[int], known: dict | None = None) -> dict:
     `known`: {user id: [(start, end), ...]} already read (a service's
     `seat_vacations`), else they are queried."""
     now = timezone.now()
+    if not user_ids:
+        return {}
     if known is not None:
         return {user_id: end for user_id in user_ids for start, end in known.get(user_id, ())
                 if start <= now < end}
@@ -258,7 +260,10 @@ class FanOut:
 
     def __init__(self, game: Game, events: list):
         seats = list(game.seats.all() if seats_loaded(game) else game.seats.select_related("user"))
-        vacations = vacations_until([s.user_id for s in seats if s.user_id], game.__dict__.get("_vacations"))
+        # Only the players who may be on vacation: those `locked_game` found with none, recent or
+        # coming, are not (so a change that started or stopped no clock reads none).
+        vacations = vacations_until([s.user_id for s in seats if s.user_id and getattr(s, "has_vacations", True)],
+                                    game.__dict__.get("_vacations"))
         players = players_info(seats, vacations, seat_ratings(game, seats))
         self.game_id, self.engine, self.state, self.status = game.pk, game.engine, game.state, game.status
         self.shared = shared_payload(game, game_result(game, seats).as_json(), series_info(game), players)

@@ -124,3 +124,34 @@ def test_a_move_sent_again_after_it_was_applied_is_answered_from_its_record(joke
 # wants an email), each changed player's badge count.
 JOKER_MOVE_TASK = 4  # the next deadline is a day away: beyond the horizon
 DURAK_WINDOW_MOVE_TASK = 5
+
+
+@pytest.mark.django_db
+def test_the_fan_out_of_a_change_that_moved_no_clock_reads_vacations_only_of_those_who_have_one(
+        joker_game, players):
+    """The clocks read the vacations of those who have one (`has_vacations`)
+    when a clock stops or starts; a change that moved none (a seat taken, a
+    move by someone whose clock was not running) leaves the fan-out to read
+    them: only for a player who has one."""
+    from datetime import timedelta
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from accounts.models import Vacation
+    from gameplay import broadcast
+    from gameplay.services.base import locked_game
+
+    def fan_out_queries() -> tuple[int, dict]:
+        with transaction.atomic():
+            game = locked_game(joker_game.pk, seats=True)
+            with CaptureQueriesContext(connection) as captured:
+                fan_out = broadcast.FanOut(game, [])
+        away = {p["position"]: p["vacation_until"] for p in fan_out.shared["players"] if p["vacation_until"]}
+        return len(captured), away
+
+    assert fan_out_queries() == (0, {})
+    now = timezone.now()
+    Vacation.objects.create(user=players[2], starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=2))
+    queries, away = fan_out_queries()
+    assert queries == 1 and list(away) == [next(s.position for s in joker_game.seats.all() if s.user == players[2])]
