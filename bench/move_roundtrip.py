@@ -344,7 +344,7 @@ class Baseline:
 class RoundTrips:
     product: list[float]
     baseline: list[float]
-    by_stage: list[tuple[str, list[float]]]
+    by_stage: list[tuple[str, list[float], list[float]]]  # (label, product, baseline messages alternated with it)
     block: int
 
 
@@ -382,7 +382,7 @@ async def measure_round_trips(users, cookies, origin: bytes, moves: int, block: 
             label = f"moves {offset + 1}-{offset + quota}"
             progress(f"round trip: stage {stage + 1}/{len(offsets)}, {label} of a {length}-move game")
             table = await Table.open(application, game_id, label, cookies, origin, seed)
-            stage_times = []
+            stage_times, stage_base = [], []
             done = 0
             while done < quota:
                 n = min(block, quota - done)
@@ -401,8 +401,9 @@ async def measure_round_trips(users, cookies, origin: bytes, moves: int, block: 
                             stage_times.append(elapsed)
                         else:
                             base.append(await baseline.move())
+                            stage_base.append(base[-1])
                 done += n
-            by_stage.append((label, stage_times))
+            by_stage.append((label, stage_times, stage_base))
             await table.close()
     finally:
         await baseline.close()
@@ -502,10 +503,12 @@ def report(env_line: str, trips: RoundTrips, early: Window, late: Window, late_f
     out.append(f"   {'product':<22}" + "".join(f"{v:>10.2f}" for v in prod))
     out.append(f"   {'ratio product/base':<22}" + "".join(f"{p / b:>9.2f}x" for p, b in zip(prod, base)))
     out.append("")
-    out.append(f"   product by stage of a {length}-move game (ratio: stage p50 / baseline p50)")
-    for label, times in trips.by_stage:
+    out.append(f"   product by stage of a {length}-move game (ratio: stage p50 / p50 of the baseline messages")
+    out.append("   alternated with that stage's moves, and / the whole run's baseline p50)")
+    for label, times, stage_base in trips.by_stage:
         p50, p95_, mean = figures(times)
-        out.append(f"   {label:<22}{p50:>10.2f}{p95_:>10.2f}{mean:>10.2f}{p50 / base[0]:>9.2f}x")
+        out.append(f"   {label:<22}{p50:>10.2f}{p95_:>10.2f}{mean:>10.2f}{p50 / figures(stage_base)[0]:>9.2f}x"
+                   f"{p50 / base[0]:>9.2f}x")
     out.append("")
     out.append("2. Server time: services.submit_move called directly (wall time of the call, no WebSocket)")
     out.append(f"   {len(early.times)} early and {len(late.times)} late moves, alternated one by one; "
