@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -106,6 +106,10 @@ class MyGame:
         return [p for p in [self.me, *self.others] if p.on_move]
 
 
+# A seat whose player's move the game waits for (his clock runs): the head of My games.
+ON_MY_MOVE = Q(deadline__isnull=False, game__status=Game.Status.ACTIVE)
+
+
 def current_seats(user) -> QuerySet[Seat]:
     """The user's seats at open and active tables in the list's order: his
     moves first, the nearest move deadline on top; then the games waiting
@@ -119,10 +123,9 @@ def current_seats(user) -> QuerySet[Seat]:
     others_first_deadline = (Seat.objects.filter(game_id=OuterRef("game_id"), deadline__isnull=False)
                              .exclude(pk=OuterRef("pk")).order_by("deadline").values("deadline")[:1])
     return (
-        Seat.objects.filter(user=user, finished_at__isnull=True,
-                            game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        _unfinished_seats(user)
         .annotate(
-            group=Case(When(active & Q(deadline__isnull=False), then=Value(0)), When(active, then=Value(1)),
+            group=Case(When(ON_MY_MOVE, then=Value(0)), When(active, then=Value(1)),
                        default=Value(2)),
             urgency=Case(When(group=0, then=F("deadline")), When(group=1, then=Subquery(others_first_deadline)),
                          default=None, output_field=DateTimeField()),
@@ -134,6 +137,44 @@ def current_seats(user) -> QuerySet[Seat]:
 def _current_seat_games(user) -> QuerySet:
     """`current_seats` as (seat id, game id) pairs."""
     return current_seats(user).values_list("pk", "game_id")
+
+
+def _unfinished_seats(user) -> QuerySet[Seat]:
+    """The user's seats at open and active tables, unordered."""
+    return Seat.objects.filter(user=user, finished_at__isnull=True,
+                               game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+
+
+def _my_moves(user) -> QuerySet[Seat]:
+    """The head of `current_seats`: the user's seats on the clock at games in
+    play, the nearest deadline first, walked in that order from an index of
+    their own (`seat_user_on_clock`), so that a slice of them reads only its
+    rows, however many games he has in play."""
+    return Seat.objects.filter(ON_MY_MOVE, user=user, finished_at__isnull=True).order_by("deadline", "-game_id")
+
+
+class _CurrentSeatGames:
+    """`current_seats` as (seat id, game id) pairs, to count and slice as
+    Django's Paginator does: one query counts them, and how many of them are
+    his moves; a slice within his moves (the first page of a player with as
+    many of his moves waiting) is then read from those alone
+    (`_my_moves`), and only a slice beyond them orders all his games in
+    play, the others' first deadline worked out for each. Two queries, as
+    the Paginator's count and slice of a queryset."""
+
+    def __init__(self, user):
+        self.user = user
+        self.my_moves: int | None = None
+
+    def count(self) -> int:
+        counts = _unfinished_seats(self.user).aggregate(all=Count("pk"), mine=Count("pk", filter=ON_MY_MOVE))
+        self.my_moves = counts["mine"]
+        return counts["all"]
+
+    def __getitem__(self, key: slice) -> list[tuple[int, int]]:
+        if self.my_moves is not None and key.stop is not None and key.stop <= self.my_moves and not key.step:
+            return list(_my_moves(self.user).values_list("pk", "game_id")[key])
+        return list(current_seats(self.user).values_list("pk", "game_id")[key])
 
 
 def _recently_ended(user, now: datetime) -> list[tuple[int, int]]:
@@ -416,7 +457,7 @@ def my_games_page(user, number, per_page: int = PER_PAGE, now: datetime | None =
     recently ended games come on the first page if `finished`. At most
     seven queries."""
     now = now or timezone.now()
-    page = Paginator(_current_seat_games(user), per_page).get_page(number)
+    page = Paginator(_CurrentSeatGames(user), per_page).get_page(number)
     pairs = list(page.object_list)
     if finished and page.number == 1:
         pairs += _recently_ended(user, now)

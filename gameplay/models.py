@@ -252,6 +252,10 @@ class Seat(models.Model):
             # these seats alone, however long his history.
             models.Index(fields=["user", "game"], name="seat_user_unfinished",
                          condition=models.Q(finished_at__isnull=True)),
+            # A player's moves waiting in games not finished, the nearest deadline first: the head
+            # of My games, read without ordering all his games in play.
+            models.Index(fields=["user", "deadline", "-game"], name="seat_user_on_clock",
+                         condition=models.Q(finished_at__isnull=True, deadline__isnull=False)),
         ]
 
     def __str__(self) -> str:

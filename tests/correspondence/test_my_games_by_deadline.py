@@ -167,6 +167,43 @@ def test_the_page_shows_20_games_at_a_time_in_the_lists_order_across_pages(playe
     assert 'data-live-list="/my-games/list/?page=2"' in second
 
 
+def test_pages_that_run_past_my_moves_keep_the_lists_order(players):
+    """The pages within my moves are read from those alone; a page that
+    runs past them orders everything, and the two agree on the order."""
+    me, *others = players
+    now = timezone.now()
+    for n in range(23):
+        game = durak_between(me, others[n % 4])
+        if n % 4 == 3:  # waiting for the other player
+            put_on_clock(game, others[n % 4], now + timedelta(hours=n))
+        else:
+            put_on_clock(game, me, now + timedelta(hours=50 - n))
+    services.create_game(me, "durak", {}, players=2)  # an open table, last
+    whole = [row.game_id for row in selectors.my_games(me, finished=False)]
+    paged = []
+    for per_page in (3, 5, 17, 20):
+        paged = []
+        for number in range(1, 30):
+            rows, page = selectors.my_games_page(me, number, per_page, finished=False)
+            paged += [row.game_id for row in rows]
+            if not page.has_next():
+                break
+        assert paged == whole, per_page
+    assert [row.group for row in selectors.my_games(me, finished=False)] == ["my_move"] * 18 + ["waiting"] * 5 + ["open"]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan does not depend on statistics")
+def test_a_page_within_my_moves_walks_their_index_in_order_and_sorts_nothing(players):
+    me, a, *_ = players
+    durak_between(me, a)
+    sql, params = selectors._my_moves(me).values_list("pk", "game_id")[:20].query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "gameplay_seat USING INDEX seat_user_on_clock" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan
+
+
 def test_the_lobby_links_to_the_live_list(players):
     me, a, *_ = players
     durak_between(me, a)
