@@ -238,10 +238,10 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         [(a group's message, its members that are)])."""
         there, local = [], []
         for (_, message), names in zip(messages, members):
-            mine = [channel for channel in (name.decode("utf8") for name in names) if self._is_here(channel)]
-            if mine:
-                local.append((message, mine))
-                names = [name for name in names if name.decode("utf8") not in mine]
+            here = [self._is_here(name.decode("utf8")) for name in names]
+            if any(here):
+                local.append((message, [name.decode("utf8") for name, mine in zip(names, here) if mine]))
+                names = [name for name, mine in zip(names, here) if not mine]
             there.append(names)
         return there, local
 
@@ -284,9 +284,9 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         """channels_redis' `receive_single`, called by the consumer that holds
         the process' receive lock, which reads the process' Redis key for all
         of them. Here that read goes on in a task of its own (`_read`), which
-        this call awaits together with a message put in a receive buffer by
-        this process' own fan-out (`_deliver_here`): that message may be the
-        waiting consumer's own, which its read of Redis would never bring.
+        this call awaits together with a wake-up from this process' own
+        fan-out (`_deliver_here`) when it puts the waiting consumer's own
+        message in its buffer: a message its read of Redis would never bring.
         Woken so, it answers that there is nothing more to deliver, and
         `receive` finds the message in its buffer; the read is not cancelled
         (a cancelled Redis command costs its connection) but kept, and the
@@ -294,7 +294,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         if "!" not in channel:
             return await self._read(channel)
         waiting = _receiving_for.get()
-        if waiting is not None and not self.receive_buffer.get(waiting, _EMPTY).empty():
+        buffer = self.receive_buffer.get(waiting) if waiting is not None else None
+        if buffer is not None and not buffer.empty():
             return [], None  # its message was handed over while it took the lock
         loop = asyncio.get_running_loop()
         read = self._reads.get(channel)
@@ -350,8 +351,6 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 self.receive_buffer[name].put_nowait(message["messages"][index])
         return [], message
 
-
-_EMPTY = asyncio.Queue()
 
 # The channel a consumer's `receive` waits on, in that receive's task.
 _receiving_for: ContextVar[str | None] = ContextVar("receiving_for", default=None)

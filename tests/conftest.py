@@ -72,6 +72,18 @@ def redis_channel_layer(settings, redis_url):
     channel_layers.backends.clear()
 
 
+def redis_zadds(url: str) -> int:
+    """ZADDs the Redis server at `url` has run so far: each message queued into a
+    channel (by a script too), and each one backed up by the reader that took it."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return client.info("commandstats").get("cmdstat_zadd", {}).get("calls", 0)
+    finally:
+        client.close()
+
+
 def use_redis_cache(settings, url: str) -> None:
     """The cache in the Redis server at `url`, as the settings make it with REDIS_URL; emptied."""
     from django.core.cache import cache

@@ -13,16 +13,11 @@ import redis
 
 from config.channel_layer import RedisChannelLayer
 from config.embedded_redis import free_port, server_command
+from ..conftest import redis_zadds
 
 
 def run(coroutine):
     return asyncio.run(coroutine)
-
-
-def queued_in_redis(redis_url: str) -> int:
-    """ZADDs Redis has run so far: a message queued into a channel, or backed up by a reader."""
-    stats = redis.Redis.from_url(redis_url).info("commandstats")
-    return stats.get("cmdstat_zadd", {}).get("calls", 0)
 
 
 async def receiving(layer, *channels):
@@ -41,13 +36,13 @@ def test_a_fan_out_to_this_process_pages_reaches_them_without_queueing_in_redis(
         await layer.group_add("game-1-seat-0", reader)
         await layer.group_add("game-1-seat-1", other)
         tasks = await receiving(layer, reader, other)
-        queued = queued_in_redis(redis_url)
+        queued = redis_zadds(redis_url)
         await layer.group_send_many([
             ("game-1-seat-0", {"type": "game.update", "payload": {"seat": 0}}),
             ("game-1-seat-1", {"type": "game.update", "payload": {"seat": 1}}),
         ])
         got = await asyncio.wait_for(asyncio.gather(*tasks), 2)
-        assert queued_in_redis(redis_url) == queued
+        assert redis_zadds(redis_url) == queued
         await layer.flush()
         return got
 
@@ -80,11 +75,11 @@ def test_another_process_pages_get_theirs_through_redis_and_its_own_sends_still_
         await here.group_add("game-1-seat-1", theirs)
         [my_task] = await receiving(here, mine)
         [their_task] = await receiving(there, theirs)
-        queued = queued_in_redis(redis_url)
+        queued = redis_zadds(redis_url)
         await here.group_send_many([("game-1-seat-0", {"type": "m", "seat": 0}),
                                     ("game-1-seat-1", {"type": "m", "seat": 1})])
         got = [await asyncio.wait_for(my_task, 2), await asyncio.wait_for(their_task, 2)]
-        assert queued_in_redis(redis_url) > queued  # the other process' message went through Redis
+        assert redis_zadds(redis_url) > queued  # the other process' message went through Redis
         # The read of Redis the fan-out interrupted goes on: a send from the other process arrives.
         [my_task] = await receiving(here, mine)
         await there.group_send_many([("game-1-seat-0", {"type": "m", "from": "there"})])
@@ -136,12 +131,12 @@ def test_a_fan_out_from_another_thread_goes_through_redis_and_arrives(redis_url)
         page = await layer.new_channel()
         await layer.group_add("g", page)
         [task] = await receiving(layer, page)
-        queued = queued_in_redis(redis_url)
+        queued = redis_zadds(redis_url)
         sender = threading.Thread(target=lambda: asyncio.run(layer.group_send_many([("g", {"type": "m"})])))
         sender.start()
         await asyncio.get_running_loop().run_in_executor(None, sender.join)
         got = await asyncio.wait_for(task, 2)
-        assert queued_in_redis(redis_url) > queued
+        assert redis_zadds(redis_url) > queued
         await layer.flush()
         return got
 

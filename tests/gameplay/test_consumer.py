@@ -4,7 +4,6 @@
 import json
 
 import pytest
-import redis
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -12,6 +11,7 @@ from django.test import Client
 
 from config.asgi import application
 from gameplay import services
+from ..conftest import redis_zadds
 
 from .conftest import a_legal_action, acting_player
 
@@ -79,13 +79,8 @@ def test_through_redis_every_seat_receives_its_own_view_in_its_own_process(joker
 def test_the_views_of_a_move_reach_the_sockets_of_its_own_process_without_queueing_in_redis(
         joker_game, players, redis_channel_layer, redis_url):
     queued = []
-    a_move_reaches_every_seat_with_its_own_view(joker_game, players, moved=lambda: queued.append(zadds(redis_url)))
+    a_move_reaches_every_seat_with_its_own_view(joker_game, players, moved=lambda: queued.append(redis_zadds(redis_url)))
     assert queued[1] == queued[0]
-
-
-def zadds(redis_url: str) -> int:
-    """ZADDs Redis has run so far: each message queued into a channel (and each backed up by its reader)."""
-    return redis.Redis.from_url(redis_url).info("commandstats").get("cmdstat_zadd", {}).get("calls", 0)
 
 
 def a_move_reaches_every_seat_with_its_own_view(joker_game, players, moved=lambda: None):
