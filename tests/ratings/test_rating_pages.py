@@ -1,5 +1,6 @@
 """Where ratings are shown: the leaderboard of each game and the player page's ratings with their charts."""
 
+import zoneinfo
 from datetime import timedelta
 
 import pytest
@@ -105,7 +106,8 @@ def test_the_rating_chart_has_a_value_axis_and_a_date_axis(people):
     assert [tick.label for tick in chart.values] == [str(v) for v in sorted({chart.high, chart.low,
                                                                              round((chart.low + chart.high) / 2)},
                                                                             reverse=True)]
-    assert chart.dates and chart.dates[0].label == timezone.localdate().strftime("%m/%d/%Y")
+    viewers_today = timezone.localdate(timezone=zoneinfo.ZoneInfo(people[1].time_zone))  # the page's zone, his
+    assert chart.dates and chart.dates[0].label == viewers_today.strftime("%m/%d/%Y")
     svg = response.text.split('class="rating-chart"')[1].split("</svg>")[0]
     assert 'class="axis value-axis"' in svg and 'class="axis date-axis"' in svg
     assert f">{chart.high}</text>" in svg and f">{chart.dates[0].label}</text>" in svg
