@@ -34,7 +34,9 @@ and 94 are finished, each with `--moves` moves and two chat messages. Game 0
 holds all the ~680 moves of a whole Joker game: the admin's game page shows
 it at every size. Each game written brings one more rated Joker player (a
 Rating row, most of them out of the provisional mark and rated within the
-leaderboard's 90 days), so the leaderboard grows with the site.
+leaderboard's 90 days), so the leaderboard grows with the site; 420 more
+are there from the start, so that the leaderboard's page 5 is full at every
+size (about 260 of them on the board, 50 a page).
 
 After writing each size the database is copied (SQLite: the backup API;
 PostgreSQL: CREATE DATABASE ... TEMPLATE), and the three copies are measured
@@ -153,6 +155,10 @@ def durak_game(seed: int, players: int = 3) -> tuple[dict, dict]:
 # --- the world: players, games, seats, moves, chat -------------------------------------------
 
 
+# Rated players there before the first game (numbered below zero): the leaderboard's page 5 full at every size.
+RATED_AT_START = 420
+
+
 class World:
     def __init__(self, moves_per_game: int, full: int, series_length: int, epoch) -> None:
         from django.contrib.auth import get_user_model
@@ -173,6 +179,7 @@ class World:
         self.long_game_id = None
         self.series_last_id = None
         self._actions = None
+        self._add_rated_players(range(-RATED_AT_START, 0))
 
     def status_of(self, number: int) -> str:
         if number == 0:
@@ -283,8 +290,9 @@ class World:
         PlayerTally.objects.bulk_create(PlayerTally(**row) for row in rows)
 
     def _add_rated_players(self, numbers: range) -> None:
-        """One more rated Joker player per game written (the leaderboards
-        grow with the site), rated recently, most out of the provisional mark."""
+        """A rated Joker player for each number (one per game written: the
+        leaderboards grow with the site), rated recently, most out of the
+        provisional mark."""
         from django.contrib.auth import get_user_model
         from django.utils import timezone
 
@@ -523,15 +531,16 @@ def report(results: list[dict[str, Measure]], sizes: list[int], tables: list[dic
     for label in small:
         a, b, c = small[label], full[label], large[label]
         goal, overall = c.seconds / b.seconds, c.seconds / a.seconds
-        same = a.queries == b.queries == c.queries
-        ok = goal <= TARGET_RATIO and same and a.status == b.status == c.status == 200
+        # No more queries as the site grows (fewer is an estimate taking over from a count: the admin's move list).
+        no_more = a.queries >= b.queries >= c.queries
+        ok = goal <= TARGET_RATIO and no_more and a.status == b.status == c.status == 200
         flat &= ok
         status = "" if a.status == b.status == c.status == 200 else f" HTTP {a.status}/{b.status}/{c.status}"
         print(f"{label:<22} {a.seconds * 1000:>10.1f} {b.seconds * 1000:>10.1f} {c.seconds * 1000:>13.1f} "
               f"{goal:>7.2f}x {overall:>7.2f}x   {f'{a.queries} / {b.queries} / {c.queries}':<12} "
               f"{'ok' if ok else 'NOT FLAT'}{status}")
     print()
-    print(f"S, F, L: {sizes[0]:,}, {sizes[1]:,} and {sizes[2]:,} games. Goal: the same queries at every size and "
+    print(f"S, F, L: {sizes[0]:,}, {sizes[1]:,} and {sizes[2]:,} games. Goal: no more queries at a larger size and "
           f"L/F at most {TARGET_RATIO}x: {'met' if flat else 'not met'}")
     return flat
 

@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, DateTimeField, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, DateTimeField, F, Func, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -167,14 +168,25 @@ class _CurrentSeatGames:
         self.my_moves: int | None = None
 
     def count(self) -> int:
-        counts = _unfinished_seats(self.user).aggregate(all=Count("pk"), mine=Count("pk", filter=ON_MY_MOVE))
+        # His moves counted from their index alone (a seat on the clock is one of a game in play;
+        # should one not be, the slice below finds fewer rows and orders everything instead).
+        on_clock = Seat.objects.filter(user=self.user, finished_at__isnull=True, deadline__isnull=False)
+        counts = (get_user_model().objects.filter(pk=self.user.pk)
+                  .values(all=_count(_unfinished_seats(self.user)), mine=_count(on_clock)).get())
         self.my_moves = counts["mine"]
         return counts["all"]
 
     def __getitem__(self, key: slice) -> list[tuple[int, int]]:
         if self.my_moves is not None and key.stop is not None and key.stop <= self.my_moves and not key.step:
-            return list(_my_moves(self.user).values_list("pk", "game_id")[key])
+            mine = list(_my_moves(self.user).values_list("pk", "game_id")[key])
+            if len(mine) == key.stop - (key.start or 0):
+                return mine
         return list(current_seats(self.user).values_list("pk", "game_id")[key])
+
+
+def _count(queryset: QuerySet) -> Coalesce:
+    """The number of the queryset's rows, as a scalar subquery."""
+    return Coalesce(Subquery(queryset.order_by().annotate(n=Func("pk", function="COUNT")).values("n")[:1]), 0)
 
 
 def _recently_ended(user, now: datetime) -> list[tuple[int, int]]:
