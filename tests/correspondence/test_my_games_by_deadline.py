@@ -192,6 +192,23 @@ def test_pages_that_run_past_my_moves_keep_the_lists_order(players):
     assert [row.group for row in selectors.my_games(me, finished=False)] == ["my_move"] * 18 + ["waiting"] * 5 + ["open"]
 
 
+def test_a_clock_left_running_at_a_game_no_longer_in_play_does_not_cut_a_page_short(players):
+    """His moves are counted from their index alone, which does not know the
+    game's status; a page that finds fewer of them than counted is ordered
+    from everything instead."""
+    me, a, b, c, d = players
+    now = timezone.now()
+    for other, hours in ((a, 2), (b, 3)):
+        put_on_clock(durak_between(me, other), me, now + timedelta(hours=hours))
+    put_on_clock(durak_between(me, d), d, now + timedelta(hours=4))  # waiting for the other player
+    stray = durak_between(me, c)
+    put_on_clock(stray, me, now + timedelta(hours=1))
+    Game.objects.filter(pk=stray.pk).update(status=Game.Status.ABORTED)  # its seats keep their deadline
+    rows, page = selectors.my_games_page(me, 1, 3, finished=False)
+    assert [row.game_id for row in rows] == [row.game_id for row in selectors.my_games(me, finished=False)]
+    assert [row.group for row in rows] == ["my_move", "my_move", "waiting"] and page.paginator.count == 3
+
+
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan does not depend on statistics")
 def test_a_page_within_my_moves_walks_their_index_in_order_and_sorts_nothing(players):
     me, a, *_ = players
