@@ -171,6 +171,7 @@ class _CurrentSeatGames:
         # His moves counted from their index alone (a seat on the clock is one of a game in play;
         # should one not be, the slice below finds fewer rows and orders everything instead).
         on_clock = Seat.objects.filter(user=self.user, finished_at__isnull=True, deadline__isnull=False)
+        # His user row only carries the two counts, so that they come in one query.
         counts = (get_user_model().objects.filter(pk=self.user.pk)
                   .values(all=_count(_unfinished_seats(self.user)), mine=_count(on_clock)).get())
         self.my_moves = counts["mine"]

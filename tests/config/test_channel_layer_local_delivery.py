@@ -20,6 +20,14 @@ def run(coroutine):
     return asyncio.run(coroutine)
 
 
+async def page_in_group(url: str, prefix: str, group: str = "g"):
+    """A layer (a process) and one page of it, a member of `group`."""
+    layer = RedisChannelLayer(hosts=[url], prefix=prefix)
+    page = await layer.new_channel()
+    await layer.group_add(group, page)
+    return layer, page
+
+
 async def receiving(layer, *channels):
     """A task receiving on each channel (as a consumer's receive loop), started in this order."""
     tasks = []
@@ -54,9 +62,7 @@ def test_the_page_whose_receive_is_reading_redis_gets_its_message_at_once(redis_
     """The first receiver holds the process' receive lock and waits on Redis,
     where its message never comes: the fan-out wakes it."""
     async def scenario():
-        layer = RedisChannelLayer(hosts=[redis_url], prefix="local-reader")
-        reader = await layer.new_channel()
-        await layer.group_add("g", reader)
+        layer, reader = await page_in_group(redis_url, "local-reader")
         [task] = await receiving(layer, reader)
         await layer.group_send_many([("g", {"type": "m"})])
         got = await asyncio.wait_for(task, 1)
@@ -108,9 +114,7 @@ def test_fan_outs_reach_a_page_in_the_order_they_were_sent(redis_url):
 
 def test_each_page_gets_a_copy_as_redis_would_carry_it(redis_url):
     async def scenario():
-        layer = RedisChannelLayer(hosts=[redis_url], prefix="local-copy")
-        page = await layer.new_channel()
-        await layer.group_add("g", page)
+        layer, page = await page_in_group(redis_url, "local-copy")
         [task] = await receiving(layer, page)
         sent = {"type": "m", "cards": ("AS", "KD"), "hand": ["6H"]}
         await layer.group_send_many([("g", sent)])
@@ -127,9 +131,7 @@ def test_a_fan_out_from_another_thread_goes_through_redis_and_arrives(redis_url)
     """A Celery worker or a request outside the server's loop sends from an
     event loop of its own: it may not touch the receive buffers."""
     async def scenario():
-        layer = RedisChannelLayer(hosts=[redis_url], prefix="local-thread")
-        page = await layer.new_channel()
-        await layer.group_add("g", page)
+        layer, page = await page_in_group(redis_url, "local-thread")
         [task] = await receiving(layer, page)
         queued = redis_zadds(redis_url)
         sender = threading.Thread(target=lambda: asyncio.run(layer.group_send_many([("g", {"type": "m"})])))
@@ -145,9 +147,7 @@ def test_a_fan_out_from_another_thread_goes_through_redis_and_arrives(redis_url)
 
 def test_closing_the_layer_ends_the_read_it_kept(redis_url):
     async def scenario():
-        layer = RedisChannelLayer(hosts=[redis_url], prefix="local-close")
-        page = await layer.new_channel()
-        await layer.group_add("g", page)
+        layer, page = await page_in_group(redis_url, "local-close")
         [task] = await receiving(layer, page)
         await layer.group_send_many([("g", {"type": "m"})])
         await asyncio.wait_for(task, 2)
@@ -177,9 +177,7 @@ def test_a_read_of_redis_that_failed_while_no_page_waited_does_not_fail_the_next
         raise RuntimeError("Redis did not start")
 
     async def scenario(proc):
-        layer = RedisChannelLayer(hosts=[f"redis://127.0.0.1:{port}/0"], prefix="local-outage")
-        page = await layer.new_channel()
-        await layer.group_add("g", page)
+        layer, page = await page_in_group(f"redis://127.0.0.1:{port}/0", "local-outage")
         [task] = await receiving(layer, page)
         await layer.group_send_many([("g", {"type": "m", "n": 1})])
         first = await asyncio.wait_for(task, 2)
