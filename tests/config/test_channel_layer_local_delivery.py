@@ -16,6 +16,10 @@ from config.embedded_redis import free_port, server_command
 from ..conftest import redis_zadds
 
 
+# Seconds after which a message that has not come is lost: a failure, not a measurement.
+NEVER = 30
+
+
 def run(coroutine):
     return asyncio.run(coroutine)
 
@@ -29,11 +33,13 @@ async def page_in_group(url: str, prefix: str, group: str = "g"):
 
 
 async def receiving(layer, *channels):
-    """A task receiving on each channel (as a consumer's receive loop), started in this order."""
+    """A task receiving on each channel (as a consumer's receive loop), started
+    in this order: the first takes the receive lock and waits on Redis."""
     tasks = []
     for channel in channels:
         tasks.append(asyncio.ensure_future(layer.receive(channel)))
-        await asyncio.sleep(0.05)  # the first one takes the receive lock and reads Redis
+        while layer.receive_count < len(tasks) or not (layer.receive_lock and layer.receive_lock.locked()):
+            await asyncio.sleep(0.005)
     return tasks
 
 
@@ -49,7 +55,7 @@ def test_a_fan_out_to_this_process_pages_reaches_them_without_queueing_in_redis(
             ("game-1-seat-0", {"type": "game.update", "payload": {"seat": 0}}),
             ("game-1-seat-1", {"type": "game.update", "payload": {"seat": 1}}),
         ])
-        got = await asyncio.wait_for(asyncio.gather(*tasks), 2)
+        got = await asyncio.wait_for(asyncio.gather(*tasks), NEVER)
         assert redis_zadds(redis_url) == queued
         await layer.flush()
         return got
@@ -65,7 +71,7 @@ def test_the_page_whose_receive_is_reading_redis_gets_its_message_at_once(redis_
         layer, reader = await page_in_group(redis_url, "local-reader")
         [task] = await receiving(layer, reader)
         await layer.group_send_many([("g", {"type": "m"})])
-        got = await asyncio.wait_for(task, 1)
+        got = await asyncio.wait_for(task, NEVER)
         await layer.flush()
         return got
 
@@ -84,12 +90,12 @@ def test_another_process_pages_get_theirs_through_redis_and_its_own_sends_still_
         queued = redis_zadds(redis_url)
         await here.group_send_many([("game-1-seat-0", {"type": "m", "seat": 0}),
                                     ("game-1-seat-1", {"type": "m", "seat": 1})])
-        got = [await asyncio.wait_for(my_task, 2), await asyncio.wait_for(their_task, 2)]
+        got = [await asyncio.wait_for(my_task, NEVER), await asyncio.wait_for(their_task, NEVER)]
         assert redis_zadds(redis_url) > queued  # the other process' message went through Redis
         # The read of Redis the fan-out interrupted goes on: a send from the other process arrives.
         [my_task] = await receiving(here, mine)
         await there.group_send_many([("game-1-seat-0", {"type": "m", "from": "there"})])
-        got.append(await asyncio.wait_for(my_task, 2))
+        got.append(await asyncio.wait_for(my_task, NEVER))
         await here.flush()
         await there.flush()
         return got
@@ -105,7 +111,7 @@ def test_fan_outs_reach_a_page_in_the_order_they_were_sent(redis_url):
         await receiving(layer, reader)  # another page of the process holds the reading
         for version in range(1, 6):
             await layer.group_send_many([("g", {"type": "m", "version": version})])
-        got = [(await asyncio.wait_for(layer.receive(page), 2))["version"] for _ in range(5)]
+        got = [(await asyncio.wait_for(layer.receive(page), NEVER))["version"] for _ in range(5)]
         await layer.flush()
         return got
 
@@ -118,7 +124,7 @@ def test_each_page_gets_a_copy_as_redis_would_carry_it(redis_url):
         [task] = await receiving(layer, page)
         sent = {"type": "m", "cards": ("AS", "KD"), "hand": ["6H"]}
         await layer.group_send_many([("g", sent)])
-        got = await asyncio.wait_for(task, 2)
+        got = await asyncio.wait_for(task, NEVER)
         await layer.flush()
         return sent, got
 
@@ -137,7 +143,7 @@ def test_a_fan_out_from_another_thread_goes_through_redis_and_arrives(redis_url)
         sender = threading.Thread(target=lambda: asyncio.run(layer.group_send_many([("g", {"type": "m"})])))
         sender.start()
         await asyncio.get_running_loop().run_in_executor(None, sender.join)
-        got = await asyncio.wait_for(task, 2)
+        got = await asyncio.wait_for(task, NEVER)
         assert redis_zadds(redis_url) > queued
         await layer.flush()
         return got
@@ -150,7 +156,7 @@ def test_closing_the_layer_ends_the_read_it_kept(redis_url):
         layer, page = await page_in_group(redis_url, "local-close")
         [task] = await receiving(layer, page)
         await layer.group_send_many([("g", {"type": "m"})])
-        await asyncio.wait_for(task, 2)
+        await asyncio.wait_for(task, NEVER)
         kept = list(layer._reads.values())
         assert kept and not any(read.done() for read in kept)
         await layer.flush()
@@ -180,17 +186,17 @@ def test_a_read_of_redis_that_failed_while_no_page_waited_does_not_fail_the_next
         layer, page = await page_in_group(f"redis://127.0.0.1:{port}/0", "local-outage")
         [task] = await receiving(layer, page)
         await layer.group_send_many([("g", {"type": "m", "n": 1})])
-        first = await asyncio.wait_for(task, 2)
+        first = await asyncio.wait_for(task, NEVER)
         [kept] = layer._reads.values()
         proc.kill()
         proc.wait()
-        await asyncio.wait([kept], timeout=5)
+        await asyncio.wait([kept], timeout=NEVER)
         assert kept.done() and isinstance(kept.exception(), redis.ConnectionError)
         proc = start_redis()
         await layer.group_add("g", page)  # the restarted Redis lost the groups; the page's socket rejoins
         [task] = await receiving(layer, page)
         await layer.group_send_many([("g", {"type": "m", "n": 2})])
-        second = await asyncio.wait_for(task, 2)
+        second = await asyncio.wait_for(task, NEVER)
         await layer.flush()
         return proc, [first, second]
 
@@ -230,9 +236,8 @@ def test_many_pages_receiving_all_the_time_get_every_fan_out_of_their_process(re
                 sent[pages[seat]].append(n)
             if n % 7 == 0:
                 await asyncio.sleep(0)
-        for _ in range(100):
-            if got == sent:
-                break
+        give_up = time.monotonic() + NEVER
+        while got != sent and time.monotonic() < give_up:
             await asyncio.sleep(0.02)
         for consumer in consumers:
             consumer.cancel()
