@@ -8,8 +8,12 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
         from gameplay import events
-        from leagues import oversight, services
+        from leagues import live, oversight, services
+        from leagues.models import Entry, League, Season
         from moderation import permissions
 
         # In the transaction that ends the game or replaces the seat: the
@@ -18,3 +22,8 @@ class LeaguesConfig(AppConfig):
         events.subscribe(events.GAME_ABORTED, services.game_over, after_commit=False)
         events.subscribe(events.SEAT_REPLACED, services.seat_substituted, after_commit=False)
         permissions.add_overseer(oversight.ORGANIZERS)
+        # Every other input of the stored standings (leagues.live): names, settings, entries edited.
+        post_save.connect(live.player_saved, sender=get_user_model(), dispatch_uid="leagues.player_saved")
+        post_save.connect(live.league_saved, sender=League, dispatch_uid="leagues.league_saved")
+        post_save.connect(live.season_saved, sender=Season, dispatch_uid="leagues.season_saved")
+        post_save.connect(live.entry_saved, sender=Entry, dispatch_uid="leagues.entry_saved")

@@ -58,7 +58,8 @@ def start_fixture(fixture: Fixture) -> None:
     fixture.save(update_fields=["game"])
     _announce(fixture, league)
     for pk in withdrawn:
-        reason = None if entries[pk].withdrawn_at else _("%(who)s: the account is suspended.") % {"who": entries[pk]}
+        suspended = entries[pk].withdrawn_for == Entry.Withdrawal.SUSPENDED or not entries[pk].withdrawn_at
+        reason = _("%(who)s: the account is suspended.") % {"who": entries[pk]} if suspended else None
         computer_for(entries[pk], [fixture.game_id], league.organizer, reason)
 
 
@@ -96,10 +97,29 @@ def computer_may_substitute(game_id: int) -> bool:
 
 
 def start_next_round_if_over(division: Division, round_number: int, just_ended: int | None = None) -> None:
-    """Start the division's round after `round_number` once no game of that round is left to play."""
-    same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_ended)
-    if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
-        return
-    for following in Fixture.objects.filter(division=division, round=round_number + 1, game=None) \
-            .select_related("division__season__league"):
-        start_fixture(following)
+    """Start the division's round after `round_number` once no game of that
+    round is left to play, and so on round after round: a round whose every
+    table is settled as it starts (each holds a player who has left: scored
+    as a forfeit, nobody to wait for) does not hold the season up."""
+    while True:
+        same_round = Fixture.objects.filter(division=division, round=round_number).exclude(game_id=just_ended)
+        if same_round.filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).exists():
+            return
+        following = (Fixture.objects.filter(division=division, round__gt=round_number).order_by("round")
+                     .values_list("round", flat=True).first())
+        if following is None:
+            return
+        for fixture in Fixture.objects.filter(division=division, round=following, game=None) \
+                .select_related("division__season__league"):
+            start_fixture(fixture)
+        round_number, just_ended = following, None
+
+
+def start_rounds_now_over(division: Division) -> None:
+    """After a player left a division played round by round: the latest round
+    started may now be over without a game (his tables in it settled), and
+    then the next one starts."""
+    latest = (Fixture.objects.filter(division=division, game__isnull=False).order_by("-round")
+              .values_list("round", flat=True).first())
+    if latest is not None:
+        start_next_round_if_over(division, latest)

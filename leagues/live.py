@@ -42,7 +42,9 @@ from django.db import transaction
 from django.utils import translation
 
 from leagues import stored_standings
-from leagues.models import Division, visible_leagues
+from django.db.models import Q
+
+from leagues.models import Division, Entry, visible_leagues
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,41 @@ def standings_changed(division_id: int) -> None:
     standings are stale from the commit on, and pushed (stored anew) after it."""
     stored_standings.changed(division_id)
     transaction.on_commit(lambda: _queue_push(division_id))
+
+
+# What else a division's standings show besides results and withdrawals (each of
+# those calls `standings_changed` itself): the players' names, and the league's
+# and the season's settings (points, tie-breaks, the lot's seed), changed by
+# their owner or in the admin. Connected to post_save in LeaguesConfig.ready().
+NAME_FIELDS = {"username", "display_name"}
+
+
+def player_saved(sender, instance, created: bool, update_fields=None, **_kwargs) -> None:
+    """A player's name is in every division he plays in."""
+    if created or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
+        return  # a login's last_login, a new account: no name shown anywhere changed
+    divisions = (Entry.objects.filter(Q(user_id=instance.pk) | Q(partner_id=instance.pk), division__isnull=False)
+                 .values_list("division_id", flat=True).distinct())
+    for division_id in divisions:
+        standings_changed(division_id)
+
+
+def league_saved(sender, instance, created: bool, **_kwargs) -> None:
+    if not created:
+        for division_id in Division.objects.filter(season__league_id=instance.pk).values_list("pk", flat=True):
+            standings_changed(division_id)
+
+
+def season_saved(sender, instance, created: bool, update_fields=None, **_kwargs) -> None:
+    """The season's seed draws the lot (its status and dates are not in the standings)."""
+    if not created and (update_fields is None or "seed" in update_fields):
+        for division_id in Division.objects.filter(season_id=instance.pk).values_list("pk", flat=True):
+            standings_changed(division_id)
+
+
+def entry_saved(sender, instance, created: bool, **_kwargs) -> None:
+    if instance.division_id:
+        standings_changed(instance.division_id)
 
 
 def _queue_push(division_id: int) -> None:

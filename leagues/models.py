@@ -112,7 +112,12 @@ class League(models.Model):
 
     @property
     def tiebreak_chain(self) -> list[str]:
-        return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+        """The league's tie-breaks, always ending with the season's public lot
+        (added when the league's chain lacks it): no two players ever share a
+        rank, so promotion, relegation and the next season's divisions are
+        never decided by who entered first (issue 37)."""
+        chain = list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+        return chain if "lot" in chain else [*chain, "lot"]
 
     @property
     def in_pairs(self) -> bool:
@@ -173,6 +178,10 @@ class Division(models.Model):
 class Entry(models.Model):
     """A player (or, in pairs, a pair) in a season."""
 
+    class Withdrawal(models.TextChoices):
+        WITHDREW = "withdrew", _("withdrew")
+        SUSPENDED = "suspended", _("suspended")
+
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries", verbose_name=_("season"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_entries",
                              verbose_name=_("player"))
@@ -184,6 +193,10 @@ class Entry(models.Model):
     final_rank = models.PositiveSmallIntegerField(_("final rank"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrew"), null=True, blank=True)
+    # Why the entry left the season (set with `withdrawn_at`): it withdrew (or was removed), or its
+    # player's account was suspended (`leagues.services.account_suspended`).
+    withdrawn_for = models.CharField(_("left the season because"), max_length=16, choices=Withdrawal.choices,
+                                     blank=True)
 
     class Meta:
         verbose_name = _("entry")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from gameplay.models import Seat
+from leagues import services
 from leagues.models import Entry, Fixture, League
 from moderation.permissions import Overseer
 
@@ -41,4 +42,4 @@ def partner_plays_in(user, game) -> bool:
 
 ORGANIZERS = Overseer(oversees=organizes_league_of, overseen_games=organized_games,
                       oversees_any=organizes_a_league, computer_takes_over=computer_takes_over,
-                      partner_plays_in=partner_plays_in)
+                      partner_plays_in=partner_plays_in, account_suspended=services.account_suspended)

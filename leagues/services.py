@@ -56,7 +56,7 @@ from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
 from leagues import drawing, live, schedule
-from leagues.fixtures import computer_for, start_next_round_if_over, table_size
+from leagues.fixtures import computer_for, start_next_round_if_over, start_rounds_now_over, table_size
 from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
 from leagues.standings import division_standings
 from moderation.permissions import is_moderator
@@ -309,6 +309,9 @@ def start_season(season_id: int, by) -> Season:
     for number, members in enumerate(groups, start=1):
         division = Division.objects.create(season=season, number=number)
         Entry.objects.filter(pk__in=[e.pk for e in members]).update(division=division)
+    # A player suspended now is drawn like the others and withdrawn at once (`account_suspended`).
+    suspended = [e.pk for e in entries if any(is_suspended(p, now) for p in (e.user, e.partner) if p is not None)]
+    Entry.objects.filter(pk__in=suspended).update(withdrawn_at=now, withdrawn_for=Entry.Withdrawal.SUSPENDED)
     season.status = Season.Status.DRAWING
     season.started_at = now
     season.save(update_fields=["status", "started_at"])
@@ -413,33 +416,66 @@ def game_over(game: Game, **_details) -> None:
 
 @transaction.atomic
 def withdraw(entry_id: int, by) -> Entry:
-    """A player leaves a season (himself, or removed by the organizer or a
-    moderator): as the league says, his unfinished games are lost (resigned
-    for him) or a computer player finishes them (a substitution with `by` as
-    its actor in the audit: whoever asked for the withdrawal); his tables not
-    yet started are not played, or start with a computer in his seat."""
+    """A player leaves a season (himself, in pairs either partner, or removed
+    by the organizer or a moderator): as the league says, his unfinished
+    games are lost (resigned for him) or a computer player finishes them (a
+    substitution with `by` as its actor in the audit: whoever asked for the
+    withdrawal); his tables not yet started are scored as forfeits at once,
+    or start with a computer in his seat."""
     entry = Entry.objects.select_for_update(of=("self",)).select_related("season__league", "user", "partner") \
         .filter(pk=entry_id).first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
-    league = entry.season.league
-    if by != entry.user:
-        _must_run(league, by)
+    if by not in (entry.user, entry.partner):
+        _must_run(entry.season.league, by)
     if entry.withdrawn_at:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
+    _leave_season(entry, by, Entry.Withdrawal.WITHDREW)
+    return entry
+
+
+def account_suspended(user, moderator, reason: str) -> None:
+    """A moderator suspends `user` (`moderation.services.people.suspend`, in
+    its transaction, before it hands over his other games): every suspension
+    withdraws him (his pair, in pairs) from the seasons in play or being
+    drawn up, with the league's withdrawal rules, marked "suspended". A season
+    has no end date to compare the suspension with, and its schedule cannot
+    wait for him; lifting the suspension gives back nothing already settled.
+    His entries in seasons not started yet stay: a season starting while he
+    is suspended withdraws him at its start (`start_season`)."""
+    entries = (Entry.objects.select_for_update(of=("self",)).select_related("season__league", "user", "partner")
+               .filter(Q(user=user) | Q(partner=user), withdrawn_at=None,
+                       season__status__in=[Season.Status.RUNNING, Season.Status.DRAWING])
+               .order_by("pk"))
+    for entry in entries:
+        _leave_season(entry, moderator, Entry.Withdrawal.SUSPENDED, reason)
+
+
+def _leave_season(entry: Entry, by, why: str, reason: str = "") -> None:
+    """The entry leaves its season now, for `why` (Entry.Withdrawal), its
+    games in play handled as its league says of a withdrawal."""
+    league = entry.season.league
     entry.withdrawn_at = timezone.now()
-    entry.save(update_fields=["withdrawn_at"])
-    running = list(Game.objects.filter(fixture__division__season=entry.season, status=Game.Status.ACTIVE,
-                                       seats__user=entry.user).values_list("pk", flat=True).distinct())
+    entry.withdrawn_for = why
+    entry.save(update_fields=["withdrawn_at", "withdrawn_for"])
+    players = [player for player in (entry.user, entry.partner) if player is not None]
+    running = (Seat.objects.filter(game__fixture__division__season=entry.season, game__status=Game.Status.ACTIVE,
+                                   user__in=players).order_by("game_id", "position"))
     if league.on_withdrawal == League.OnWithdrawal.COMPUTER:
-        computer_for(entry, running, by)
+        if why == Entry.Withdrawal.SUSPENDED:
+            reason = _("%(who)s: the account is suspended.") % {"who": entry} + (f" {reason}" if reason else "")
+        computer_for(entry, sorted({seat.game_id for seat in running}), by, reason or None)
     else:
-        for game_id in running:
-            game_services.resign(game_id, entry.user)
+        resigned = set()
+        for seat in running.select_related("user"):
+            if seat.game_id not in resigned:  # in pairs one partner's resignation ends the game for both
+                resigned.add(seat.game_id)
+                game_services.resign(seat.game_id, seat.user)
     if entry.division_id:
         # After the games: each game's end locks its game row, then the division's (its standings' version).
         live.standings_changed(entry.division_id)
-    return entry
+        if league.start == League.Start.ROUNDS and entry.season.status == Season.Status.RUNNING:
+            start_rounds_now_over(entry.division)
 
 
 @transaction.atomic

@@ -9,15 +9,22 @@ sum of theirs. The seat that moves last in a game is its highest seat.
 An aborted league game has no result and counts for nobody, neither as
 played nor as scheduled.
 
-A withdrawn player, in a league whose withdrawn players' games are lost
-(issue 24): every game of his that ended at or after his withdrawal (the
-games resigned for him then) is a forfeit, and every table of his not
-started (round by round, his later tables are never played) is scored at
-once as his loss: he shares its last place, the others share the first
-(`scoresheets.standings`, "Withdrawal"). Whether he is annulled counts only
-the games he finished before withdrawing. In a league where a computer
-finishes his games, the computer's results are his seat's, as any
-substitute's: no forfeit.
+A player who left (withdrew, or was withdrawn by a suspension), in a
+league whose withdrawn players' games are lost (issues 24, 37): every game
+of his that ended at or after his withdrawal (the games resigned for him
+then) is a forfeit, and so is every table of his not started (round by
+round, his later tables are never played), scored at once: both get the
+same result, whatever the engine's outcome of the resigned game: he shares
+the last place, the others share the first, nobody has a game score
+(`forfeit_result`). A forfeit is a forfeit, whether the table had started.
+Whether he is annulled counts the games he finished before leaving against
+the games drawn for him (`Fixture.seats`, before any substitute took a
+seat), and an annulled player's forfeits count for nobody.
+In a league where a computer finishes his games and the results stay with
+the seat's player, the computer's results are his (no forfeit) and he is
+never annulled: his schedule is played out. Where the results pass to the
+substitute, his games from then on count for nobody, and the annulment
+measures what he finished against the games drawn for him.
 """
 
 from __future__ import annotations
@@ -57,25 +64,29 @@ def division_standings(division: Division) -> DivisionStandings:
     for fixture in fixtures:
         if fixture.game is not None and fixture.game.status == Game.Status.FINISHED:
             result = _result(fixture, seats.get(fixture.game_id, []), league.in_pairs)
-            games.append((fixture, _with_forfeits(result, fixture, entries) if losses else result))
+            games.append((fixture, _with_forfeits(result, fixture, entries, league.in_pairs) if losses else result))
         elif fixture.game is None and losses and (forfeit := _unplayed_forfeit(fixture, entries, league.in_pairs)):
             games.append((fixture, forfeit))
     scheduled: dict[int, int] = {pk: 0 for pk in entries}
+    drawn: dict[int, int] = {pk: 0 for pk in entries}
     for fixture in fixtures:
         if fixture.game is not None and fixture.game.status == Game.Status.ABORTED:
             continue  # void: neither played nor left to play (leagues.services' decisions)
         for pk in credited_entries(fixture, league.in_pairs):
             if pk is not None:
                 scheduled[pk] = scheduled.get(pk, 0) + 1
+        for pk in fixture.seats:
+            drawn[pk] = drawn.get(pk, 0) + 1
     rows = engine.standings(
         [engine.Entry(id=e.pk, name=str(e), rating=e.rating_at_start or 0.0, withdrawn=e.withdrawn_at is not None)
          for e in entries.values()],
         [result for _fixture, result in games],
         scheduled=scheduled,
+        drawn=drawn,
         chain=league.tiebreak_chain,
         seed=division.season.seed,
         points=engine.PointsRule(per_place=list(league.points_per_place) or None),
-        annul_withdrawn_below_half=league.annul_below_half,
+        annul_withdrawn_below_half=annuls_withdrawn(league),
     )
     for fixture in fixtures:
         fixture.names = [str(entries[pk]) if pk in entries else "?" for pk in fixture.seats]
@@ -93,12 +104,39 @@ def credited_entries(fixture: Fixture, in_pairs: bool) -> list[int | None]:
     return entries
 
 
-def _with_forfeits(result: engine.GameResult, fixture: Fixture, entries: dict[int, Entry]) -> engine.GameResult:
-    """The game's result with the entries that lost it by withdrawing: it ended at or after their withdrawal."""
+def annuls_withdrawn(league: League) -> bool:
+    """Whether a player who left before finishing half his games is annulled:
+    as the league says, except where a computer plays out his games with the
+    results kept as his (nothing is left unplayed)."""
+    played_out = (league.on_withdrawal == League.OnWithdrawal.COMPUTER
+                  and league.substitute_results == League.SubstituteResults.ENTRY)
+    return league.annul_below_half and not played_out
+
+
+def _with_forfeits(result: engine.GameResult, fixture: Fixture, entries: dict[int, Entry],
+                   in_pairs: bool) -> engine.GameResult:
+    """The game's result, or, if it ended at or after the withdrawal of an
+    entry at it (resigned for him), the forfeit's result, as if never played."""
     ended = fixture.game.finished_at
-    forfeits = frozenset(pk for pk in result.places if pk in entries and entries[pk].withdrawn_at is not None
-                         and ended is not None and ended >= entries[pk].withdrawn_at)
-    return replace(result, forfeits=forfeits) if forfeits else result
+    forfeits = {pk for pk in result.places if pk in entries and entries[pk].withdrawn_at is not None
+                and ended is not None and ended >= entries[pk].withdrawn_at}
+    if not forfeits:
+        return result
+    return forfeit_result(fixture, forfeits, entries, in_pairs, game_id=fixture.game_id) or result
+
+
+def forfeit_result(fixture: Fixture, withdrawn: set[int], entries: dict[int, Entry], in_pairs: bool, *,
+                   game_id: int, unplayed: bool = False) -> engine.GameResult | None:
+    """A table settled by the withdrawal of `withdrawn`: they share its last
+    place, the others at it share the first; no game score, no last seat
+    (None: nobody is left at it to win it)."""
+    seated = [pk for pk in credited_entries(fixture, in_pairs) if pk is not None]
+    staying = [pk for pk in seated if pk not in withdrawn]
+    if not staying:
+        return None
+    places = {pk: (len(staying) + 1 if pk in withdrawn else 1) for pk in seated}
+    return engine.GameResult(game_id=game_id, places=places, forfeits=frozenset(withdrawn & set(seated)),
+                             unplayed=unplayed)
 
 
 def _unplayed_forfeit(fixture: Fixture, entries: dict[int, Entry], in_pairs: bool) -> engine.GameResult | None:
@@ -106,11 +144,9 @@ def _unplayed_forfeit(fixture: Fixture, entries: dict[int, Entry], in_pairs: boo
     (None: nobody withdrew from it, or nobody is left to win it)."""
     seated = [pk for pk in credited_entries(fixture, in_pairs) if pk is not None]
     withdrawn = {pk for pk in seated if pk in entries and entries[pk].withdrawn_at is not None}
-    staying = [pk for pk in seated if pk not in withdrawn]
-    if not withdrawn or not staying:
+    if not withdrawn:
         return None
-    places = {pk: (len(staying) + 1 if pk in withdrawn else 1) for pk in seated}
-    return engine.GameResult(game_id=-fixture.pk, places=places, forfeits=frozenset(withdrawn), unplayed=True)
+    return forfeit_result(fixture, withdrawn, entries, in_pairs, game_id=-fixture.pk, unplayed=True)
 
 
 def guest_id(game_id: int, position: int) -> int:

@@ -45,7 +45,7 @@ def refresh(division: Division) -> dict[str, StoredStandings]:
         return {}
     standings = division_standings(division)
     rounds = sorted({f.round for f in standings.fixtures})
-    current_round = _first_round_not_over(standings.fixtures, rounds)
+    current_round = _first_round_not_over(standings, rounds)
     now = timezone.now()
     stored = [StoredStandings(division=division, language=language, version=version, html=render(standings, language),
                               rounds=rounds, current_round=current_round, computed_at=now)
@@ -90,8 +90,14 @@ def round_fixtures(division: Division, round_number: int | None) -> list[Fixture
     return fixtures
 
 
-def _first_round_not_over(fixtures: list[Fixture], rounds: list[int]) -> int | None:
-    for fixture in fixtures:  # in round order
-        if fixture.game is None or not fixture.game.is_over:
-            return fixture.round
+def _first_round_not_over(standings: DivisionStandings, rounds: list[int]) -> int | None:
+    """The first round with a table still to play: a table never started
+    because a player at it has left is settled, not waiting."""
+    for fixture in standings.fixtures:  # in round order
+        if fixture.game is not None and fixture.game.is_over:
+            continue
+        if fixture.game is None and any(standings.entries[pk].withdrawn_at for pk in fixture.seats
+                                        if pk in standings.entries):
+            continue
+        return fixture.round
     return rounds[-1] if rounds else None

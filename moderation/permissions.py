@@ -40,6 +40,9 @@ class Overseer:
     computer_takes_over: Callable
     # (user, game) -> whether a partner of the user (as this app pairs players) plays in the game.
     partner_plays_in: Callable = lambda user, game: False
+    # (user, moderator, reason) -> None: the account is being suspended, in the suspension's
+    # transaction, before its remaining games are handed over (a league withdraws him).
+    account_suspended: Callable = lambda user, moderator, reason: None
 
 
 _overseers: list[Overseer] = []
@@ -52,6 +55,12 @@ def add_overseer(overseer: Overseer) -> None:
 
 def _active(user) -> bool:
     return user is not None and user.is_authenticated and user.is_active
+
+
+def tell_of_suspension(user, moderator, reason: str) -> None:
+    """Every app above that has a say hears of an account's suspension (`Overseer.account_suspended`)."""
+    for overseer in _overseers:
+        overseer.account_suspended(user, moderator, reason)
 
 
 def is_moderator(user) -> bool:

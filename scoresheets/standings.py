@@ -59,17 +59,19 @@ Sonneborn–Berger a guest's final league points are 0 (he has no standing).
 
 Withdrawal. A game's `forfeits` are the entries whose result in it is a
 forfeit for their withdrawal: a game they resigned on withdrawing, or a
-table never started (`unplayed`) that the services score as their loss
-(they share the last place, everyone else the first). With
-`annul_withdrawn_below_half`, a withdrawn entry that finished fewer than
-half its scheduled games before withdrawing (2 x (played - forfeits) <
-scheduled) is annulled: it is removed from every game it played and the
-others keep their relative order in those games (shared stays shared); a
-game left with fewer than two players, and an unplayed table of an annulled
-entry, are void: they count neither as played nor as scheduled for the ones
-left. Annulled entries come last, unranked (rank None), with no points.
-Otherwise a withdrawn entry stays in the table with its games, the forfeits
-among them; each row counts the games it lost and won by forfeit.
+table never started (`unplayed`) that the services score as their loss.
+Either way the services hand in the same result (they share the last place,
+everyone else the first, no game score): a forfeit is a forfeit, whether
+its table had started. With `annul_withdrawn_below_half`, a withdrawn entry
+that finished fewer than half the games drawn for it before withdrawing
+(2 x (played - forfeits) < drawn) is annulled: it is removed from every game
+it finished and the others keep their relative order in those games (shared
+stays shared); every game that was its forfeit, and a game left with fewer
+than two players, is void: it counts neither as played nor as scheduled for
+the ones left. Annulled entries come last, unranked (rank None), with no
+points; their row's `played` counts the games they finished. Otherwise a
+withdrawn entry stays in the table with its games, the forfeits among them;
+each row counts the games it lost and won by forfeit.
 """
 
 from __future__ import annotations
@@ -199,10 +201,14 @@ def standings(
     seed: str = "",
     points: PointsRule | None = None,
     annul_withdrawn_below_half: bool = False,
+    drawn: Mapping[int, int] | None = None,
 ) -> list[Row]:
     """The table, best first: ranked entries (those sharing a rank by name,
     then id), then annulled ones. `scheduled` gives every entry's number of
-    scheduled games (played ones included). ValueError on bad input."""
+    scheduled games (played ones included). `drawn`: the games the schedule
+    gave each entry at the draw, before any went to a substitute (the
+    measure of "half his games" for an annulment; default `scheduled`).
+    ValueError on bad input."""
     keys = validate_chain(chain)
     rule = points or PointsRule()
     by_id = _entries_by_id(entries)
@@ -215,7 +221,8 @@ def standings(
             forfeited[entry] += 1
     annulled = {
         e.id for e in entries
-        if annul_withdrawn_below_half and e.withdrawn and 2 * (raw_played[e.id] - forfeited[e.id]) < scheduled[e.id]
+        if annul_withdrawn_below_half and e.withdrawn
+        and 2 * (raw_played[e.id] - forfeited[e.id]) < (drawn or scheduled).get(e.id, scheduled[e.id])
     }
     table = _Table(games, annulled, rule)
     ranked = [e for e in entries if e.id not in annulled]
@@ -239,7 +246,7 @@ def standings(
             ))
     for entry in sorted((by_id[i] for i in annulled), key=lambda e: (e.name, e.id)):
         rows.append(Row(
-            entry_id=entry.id, name=entry.name, rank=None, played=raw_played[entry.id],
+            entry_id=entry.id, name=entry.name, rank=None, played=raw_played[entry.id] - forfeited[entry.id],
             left=scheduled[entry.id] - raw_played[entry.id], scheduled=scheduled[entry.id],
             points=0.0, tiebreaks=dict.fromkeys(keys), separated_by=None,
             withdrawn=entry.withdrawn, annulled=True,
@@ -391,7 +398,7 @@ class _Table:
         self.games: list[tuple[list[list[int]], tuple[int, ...], GameResult]] = []
         for game in games:
             places = {e: p for e, p in game.places.items() if e not in annulled} if annulled else game.places
-            if len(places) < 2 or (game.unplayed and game.forfeits & annulled):
+            if len(places) < 2 or game.forfeits & annulled:
                 for entry in places:
                     self.voided[entry] += 1
                 continue

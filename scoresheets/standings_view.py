@@ -39,6 +39,7 @@ MEANINGS = {
 # The standings CSV's columns: stable keys (the same in every language), numbers with a decimal
 # point and an empty cell for none; the page says what each key means (`CSV_KEYS`).
 CSV_FIXED = ("rank", "entry", "player", "played", "left", "points")
+SUSPENDED = "suspended"  # leagues.models.Entry.Withdrawal.SUSPENDED: an entry withdrawn by a suspension
 
 COLUMN_LABELS = {
     "points": gettext_lazy("Points"),
@@ -64,6 +65,7 @@ class TableRow:
     why: str  # why the row above is above this one ("" when they share a rank or for the first row)
     withdrawn: bool
     annulled: bool
+    suspended: bool = False  # withdrawn by a suspension of the account
     forfeits_lost: int = 0
     forfeits_won: int = 0
     cross: list = field(default_factory=list)  # grid cells (two players) or the player's games (more)
@@ -123,6 +125,7 @@ def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
     grid = league.players == 2 or league.in_pairs
     rule = PointsRule(per_place=tuple(league.points_per_place) or None)
     rows, previous = [], None
+    suspended = {pk for pk, entry in standings.entries.items() if entry.withdrawn_for == SUSPENDED}
     for row in standings.rows:
         why = ""
         if previous is not None and row.separated_by:
@@ -130,20 +133,29 @@ def standings_table(standings, *, cross: bool | None = None) -> StandingsTable:
         rows.append(TableRow(
             rank=row.rank, entry_id=row.entry_id, name=row.name, played=row.played, left=row.left,
             points=number(row.points), values=[number(row.tiebreaks.get(key)) for key in keys], why=why,
-            withdrawn=row.withdrawn, annulled=row.annulled, forfeits_lost=row.forfeits_lost,
+            withdrawn=row.withdrawn, annulled=row.annulled, suspended=row.entry_id in suspended,
+            forfeits_lost=row.forfeits_lost,
             forfeits_won=row.forfeits_won))
         previous = row
     if cross:
         _fill_cross(rows, standings.games, grid, rule)
-    header = list(CSV_FIXED) + keys + ["lost_by_forfeit", "won_by_forfeit"]
+    header = list(CSV_FIXED) + keys + ["lost_by_forfeit", "won_by_forfeit", "left_season", "annulled"]
     csv_rows = [[row.rank or "", row.entry_id, row.name, row.played, row.left, csv_number(row.points)]
                 + [csv_number(row.tiebreaks.get(key)) for key in keys] + [row.forfeits_lost, row.forfeits_won]
+                + [_left_season(row, suspended), int(row.annulled)]
                 for row in standings.rows]
     lots = ([(row.name, row.entry_id, str(row.tiebreaks.get("lot") or "")) for row in standings.rows]
             if "lot" in keys else [])
     legend = [(str(COLUMN_LABELS[key]), str(MEANINGS[key])) for key in keys if key in MEANINGS]
     return StandingsTable(columns, rows, grid, standings.division.season.seed, header, csv_rows, cross,
                           lots=lots, legend=legend)
+
+
+def _left_season(row, suspended: set[int]) -> str:
+    """The CSV's `left_season`: "" (still in), "withdrew" or "suspended"."""
+    if not row.withdrawn:
+        return ""
+    return SUSPENDED if row.entry_id in suspended else "withdrew"
 
 
 def csv_number(value) -> str:
@@ -185,10 +197,12 @@ def _why(above, below, key: str) -> str:
     else:
         a, b = above.tiebreaks.get(key), below.tiebreaks.get(key)
     if key == "lot":
-        return _("%(above)s is above %(below)s by the lot: %(a)s… against %(b)s… (the lower draws the better "
-                 "place).") % {"above": above.name, "below": below.name, "a": str(a)[:8], "b": str(b)[:8]}
-    why = _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
-        "above": above.name, "below": below.name, "what": IN_SENTENCE.get(key, key), "a": number(a), "b": number(b)}
+        why = _("%(above)s is above %(below)s by the lot: %(a)s… against %(b)s… (the lower draws the better "
+                "place).") % {"above": above.name, "below": below.name, "a": str(a)[:8], "b": str(b)[:8]}
+    else:
+        why = _("%(above)s is above %(below)s on %(what)s: %(a)s against %(b)s.") % {
+            "above": above.name, "below": below.name, "what": IN_SENTENCE.get(key, key),
+            "a": number(a), "b": number(b)}
     forfeits = [text for text in (_forfeits(above), _forfeits(below)) if text]
     return " ".join([why, *forfeits])
 

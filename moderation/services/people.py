@@ -11,7 +11,11 @@ in one transaction. A moderator's action records exactly one audit row
   resigned); a league game as its league says (`League.on_withdrawal`). It
   leaves the open tables it sits at; every session it is logged in with ends
   (`accounts.User.get_session_auth_hash`; a socket already open is refused
-  by the services). Lifting the suspension ends it now, and gives back no seat.
+  by the services). Every suspension withdraws the account from its league
+  seasons in play, by each league's withdrawal rules (`leagues.services.account_suspended`,
+  told through `moderation.permissions.tell_of_suspension`) before its other
+  games are handed over. Lifting the suspension ends it now, and gives back
+  no seat and no league result.
   The suspension is one audit row; each seat it gives to a computer player is
   the substitution's own row too (`substitute_seat` records it, so that the
   game's audit shows who took the seat and why: "Account suspended: …").
@@ -33,7 +37,7 @@ from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError, is_storable_text
 from moderation.audit import record_action
 from moderation.models import AuditEntry, Report
-from moderation.permissions import computer_takes_over, is_moderator
+from moderation.permissions import computer_takes_over, is_moderator, tell_of_suspension
 from moderation.services.games import required_reason, substitute_seat
 
 # At most this many of a suspended account's games are handled (a series of
@@ -160,7 +164,10 @@ def suspend(user_id: int, moderator, reason: str, until: datetime | None = None)
         # (A league table may have seated the account since.) Its games are resigned in its
         # name, which the check of a suspended account refuses: lifted for this transaction.
         get_user_model().objects.filter(pk=user.pk).update(suspended_at=None)
+    in_play = set(Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).values_list("game_id", flat=True))
+    tell_of_suspension(user, moderator, reason)  # a league withdraws him from its seasons in play
     games = _hand_over_games(user, moderator, reason)
+    _count_games_handled_above(games, in_play)
     # After the games, for the same reason; a new suspension starts now (and ends every session).
     user.suspended_at = user.suspended_at if already else now
     user.suspended_until = until
@@ -222,6 +229,16 @@ def takes_over_by_computer(game: Game) -> bool:
     withdrawal (and only if it allows computer substitutes at all), any other
     as its table says of a clock that runs out."""
     return computer_takes_over(game, default=game.on_timeout == Game.OnTimeout.AUTOPLAY)
+
+
+def _count_games_handled_above(done: dict, in_play: set[int]) -> None:
+    """Adds to `done` the games in play that an app above handled when told
+    of the suspension (a league's withdrawal): resigned, or given to a computer."""
+    handled = in_play - set(done["computer"]) - set(done["forfeited"])
+    for game_id, status in Game.objects.filter(pk__in=handled).values_list("pk", "status"):
+        done["forfeited" if status == Game.Status.FINISHED else "computer"].append(game_id)
+    done["computer"].sort()
+    done["forfeited"].sort()
 
 
 def _hand_over_games(user, moderator, reason: str) -> dict:

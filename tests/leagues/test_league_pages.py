@@ -82,7 +82,7 @@ def test_the_division_page_shows_standings_why_lines_a_cross_table_and_csv(peopl
     rows = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/standings.csv").content.decode())))
     # Stable column keys and numbers a spreadsheet reads (the page keeps "½" and "—").
     assert rows[0] == ["rank", "entry", "player", "played", "left", "points", *league.tiebreak_chain,
-                       "lost_by_forfeit", "won_by_forfeit"]
+                       "lost_by_forfeit", "won_by_forfeit", "left_season", "annulled"]
     assert [r[2] for r in rows[1:]] == ["Player 0", "Player 1", "Player 2"]
     assert [r[5] for r in rows[1:]] == ["2", "1", "0"]
     assert all(re.fullmatch(r"-?\d+(\.\d+)?|[0-9a-f]{64}|", cell) for r in rows[1:] for cell in r[6:]), rows
