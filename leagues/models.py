@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from gameplay import labels
 from gameplay.engine import get_engine
@@ -180,7 +180,7 @@ class Entry(models.Model):
 
     class Withdrawal(models.TextChoices):
         WITHDREW = "withdrew", _("withdrew")
-        SUSPENDED = "suspended", _("suspended")
+        SUSPENDED = "suspended", pgettext_lazy("left the season", "suspended")
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries", verbose_name=_("season"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_entries",
