@@ -13,7 +13,7 @@ class LeaguesConfig(AppConfig):
 
         from gameplay import events
         from leagues import live, oversight, services
-        from leagues.models import Entry, League, Season
+        from leagues.models import Entry, Fixture, League, Season
         from moderation import permissions
 
         # In the transaction that ends the game or replaces the seat: the
@@ -27,3 +27,4 @@ class LeaguesConfig(AppConfig):
         post_save.connect(live.league_saved, sender=League, dispatch_uid="leagues.league_saved")
         post_save.connect(live.season_saved, sender=Season, dispatch_uid="leagues.season_saved")
         post_save.connect(live.entry_saved, sender=Entry, dispatch_uid="leagues.entry_saved")
+        post_save.connect(live.fixture_saved, sender=Fixture, dispatch_uid="leagues.fixture_saved")

@@ -111,6 +111,12 @@ def entry_saved(sender, instance, created: bool, **_kwargs) -> None:
         standings_changed(instance.division_id)
 
 
+def fixture_saved(sender, instance, update_fields=None, **_kwargs) -> None:
+    """A table edited (its seats, its credits); not the start of its game, which changes nothing shown."""
+    if update_fields is None or set(update_fields) - {"game"}:
+        standings_changed(instance.division_id)
+
+
 def _queue_push(division_id: int) -> None:
     key = _QUEUED_KEY.format(division_id)
     try:

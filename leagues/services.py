@@ -20,10 +20,18 @@ Decisions (issue 13):
   rating in the league's game at the start (`ratings.services.rating_at`).
   A last division smaller than a table joins the one above it.
 - In pairs (Durak 2×2) an entry is a pair: its two players sit opposite.
-- A player who withdraws loses every unfinished game (resigned for him, so
-  the game's result stays the engine's) and his tables not yet started are
-  not played; or, when the league says so, a computer player finishes his
-  games in play and takes his seat in his tables still to start. That is a
+- A player who withdraws (himself, in pairs either partner, or removed by
+  the organizer or a moderator) loses every unfinished game (resigned for
+  him) and his tables not yet started are not played: both are scored at
+  once as his forfeits, alike (`leagues.standings`), and a round whose
+  every table is settled so does not hold the next one up
+  (`fixtures.start_next_round_if_over`); or, when the league says so, a
+  computer player finishes his games in play and takes his seat in his
+  tables still to start.
+- A suspension (issue 37) withdraws the player from his seasons in play
+  by the same rules, marked "suspended" (`account_suspended`): every
+  suspension, since a season has no end date to compare it with and its
+  schedule cannot wait; lifting it gives back nothing already settled. That is a
   substitution (`moderation.services.games.substitute_seat`), audited
   with whoever asked for the withdrawal (the player himself, the organizer
   or a moderator) as its actor, and for tables started later, the league's

@@ -433,3 +433,25 @@ def test_the_stored_standings_match_a_full_recompute_after_each_kind_of_change(p
     assert shown == stored_standings.render(division_standings(division), "en")
     page = Client().get(division.get_absolute_url()).content.decode()
     assert shown in page
+
+
+def test_points_changed_in_the_admin_show_on_the_division_page_at_once(people, moderator):
+    season = season_with(people[:3], people[0], annul_below_half=False)
+    game = active_games(season)[0]
+    game_services.resign(game.pk, loser_by_name(game))
+    division = division_of(season)
+    page = Client().get(division.get_absolute_url()).content.decode()  # stores the standings
+    assert "<strong>1</strong>" in page
+    league = season.league
+    admin = client_for(moderator)
+    form = admin.get(f"/admin/leagues/league/{league.pk}/change/").context["adminform"].form
+    data = {name: form[name].value() for name in form.fields}
+    data = {name: ("" if value is None else value) for name, value in data.items()
+            if value is not False}
+    data["points_per_place"] = "[3, 0]"
+    data["tiebreaks"] = '["wins", "lot"]'
+    data["options"] = data.get("options") or "{}"
+    response = admin.post(f"/admin/leagues/league/{league.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    page = Client().get(division.get_absolute_url()).content.decode()
+    assert "<strong>3</strong>" in page
