@@ -4,6 +4,8 @@
   takes, never changed and never deleted (the admin shows it read-only;
   `AuditEntry` refuses `delete()` and updates of a saved row);
 - `Report`, what players report about a game, a player or a chat message;
+- `PairReview`, the fair-play evidence about a pair of accounts in one game
+  kind (`moderation.fairplay`), queued for moderators when it says so;
 - `Player`, the moderators' view of an account (a proxy of the user model;
   the restrictions themselves are fields of `accounts.User`, read by
   `accounts.standing`).
@@ -31,6 +33,8 @@ class AuditEntry(models.Model):
         UNMUTE = "unmute", _("lift a chat mute")
         RESOLVE_REPORT = "resolve_report", _("resolve a report")
         DISMISS_REPORT = "dismiss_report", _("dismiss a report")
+        DISMISS_PAIR = "dismiss_pair", _("dismiss a fair-play alert")
+        ANNUL_RATINGS = "annul_ratings", _("annul the ratings of games")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions",
                                   verbose_name=_("moderator"))
@@ -145,3 +149,43 @@ class Player(User):
             ("suspend_player", _("Can suspend an account and lift its suspension")),
             ("mute_player", _("Can mute an account in chat and lift its mute")),
         ]
+
+
+class PairReview(models.Model):
+    """What the finished rated games of one game kind say about two accounts
+    who sat at them together (`moderation.fairplay.evidence`): the figures of
+    each one's play towards the other, added over their games, and the
+    reasons they are queued for moderators (none: they are not). Players
+    never see any of it."""
+
+    class Status(models.TextChoices):
+        CLEAR = "clear", _("nothing to look at")
+        OPEN = "open", _("waiting for a moderator")
+        DISMISSED = "dismissed", _("dismissed: a false alarm")
+
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                              verbose_name=_("player"))
+    second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                               verbose_name=_("other player"))  # first.pk < second.pk
+    engine = models.CharField(_("game kind"), max_length=32)
+    # {"first>second": {figure: count}, "second>first": {...}} (evidence.py says what each figure is)
+    figures = models.JSONField(_("figures"), default=dict)
+    games = models.JSONField(_("games"), default=list)  # the ids of the games behind the figures
+    # The figures a dismissal looked at: only what comes after them can raise the pair again.
+    dismissed_figures = models.JSONField(_("figures at the dismissal"), default=dict, blank=True)
+    reasons = models.JSONField(_("reasons"), default=list, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.CLEAR)
+    flagged_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["-flagged_at", "-pk"]
+        verbose_name = _("fair-play alert")
+        verbose_name_plural = _("fair-play alerts")
+        constraints = [models.UniqueConstraint(fields=["first", "second", "engine"], name="one_review_per_pair_and_game"),
+                       models.CheckConstraint(condition=models.Q(first__lt=models.F("second")),
+                                              name="pair_review_first_below_second")]
+        indexes = [models.Index(fields=["status", "flagged_at"], name="pair_review_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.first} & {self.second} · {self.engine}"

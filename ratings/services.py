@@ -191,6 +191,40 @@ def recompute() -> int:
     return rated
 
 
+@transaction.atomic
+def unrate_games(game_ids: list[int]) -> list[int]:
+    """Take finished games out of the ratings, their results kept (a
+    moderator's annulment: `moderation.fairplay.reviews`): they are marked
+    unrated, and each rating pool they were rated in is rebuilt from the
+    first of them on, game by game in the order they finished, since every
+    later change there started from the ratings they had changed. Returns
+    the ids of the games whose ratings were annulled."""
+    changed = list(RatingChange.objects.filter(game_id__in=game_ids).values_list("game_id", "engine", "at"))
+    since: dict[str, datetime] = {}
+    for _game, pool, at in changed:
+        since[pool] = min(at, since.get(pool, at))
+    Game.objects.filter(pk__in=game_ids).update(rated=False)
+    for pool, start in since.items():
+        _rebuild_pool(pool, start)
+    return sorted({game for game, _pool, _at in changed})
+
+
+def _rebuild_pool(pool: str, since: datetime) -> None:
+    later = RatingChange.objects.filter(engine=pool, at__gte=since)
+    games = list(dict.fromkeys(later.order_by("at", "game_id").values_list("game_id", flat=True)))
+    users = set(later.values_list("user_id", flat=True))
+    later.delete()
+    for user_id in users:
+        last = RatingChange.objects.filter(engine=pool, user_id=user_id).order_by("-at", "-pk").first()
+        if last is None:
+            Rating.objects.filter(engine=pool, user_id=user_id).delete()
+        else:
+            Rating.objects.filter(engine=pool, user_id=user_id).update(
+                mu=last.mu, sigma=last.sigma, games=last.games, updated_at=last.at)
+    for game in Game.objects.filter(pk__in=games, rated=True).order_by("finished_at", "pk"):
+        rate_game(game, list(game.seats.select_related("user")), game.finished_at)
+
+
 # -- what the pages show -------------------------------------------------------
 
 HISTORY_POINTS = 200  # the newest rated games drawn per game kind
