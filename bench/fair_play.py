@@ -16,6 +16,9 @@ sit together with random others (a fresh honest player for each other seat):
   defence and leads him his lowest card;
 - "gifts" (Joker, tables of 4): the cheat, short of his bid and able to
   take the last trick card, lets his friend have the trick 80% of the time;
+- "spoiling" (Joker, tables of 4): the cheat, needing no more tricks, takes
+  the last trick card's trick 80% of the time when it would give a third
+  player (not his friend) his exact bid;
 - "boosting" (Durak, 2 players): the booster resigns early in 80% of the
   games against his friend.
 
@@ -62,16 +65,47 @@ def durak_spare(friend: int):
 
 
 def joker_gift(friend: int):
+    """Short of his bid, he leaves his friend the last trick card's trick."""
     def policy(engine, state, seat, rng):
-        legal = engine.legal_actions(state, seat)
-        trick = state.get("trick") or []
-        if state.get("phase") == "play" and len(trick) == state["players"] - 1 and rng.random() < 0.8:
-            for action in legal:
-                _s, events = engine.apply(state, seat, action)
-                if any(e.get("type") == "trick" and e.get("winner") == friend for e in events):
-                    return action
+        if _last_card(state) and rng.random() < 0.8:
+            action = _giving(engine, state, seat, lambda winner: winner == friend)
+            if action is not None:
+                return action
         return honest(engine, state, seat, rng)
     return policy
+
+
+def joker_spoil(friend: int):
+    """Needing no more tricks, he takes one that would give a third player his exact bid."""
+    def policy(engine, state, seat, rng):
+        if _last_card(state) and state["bids"][seat] is not None and state["taken"][seat] >= state["bids"][seat] \
+                and rng.random() < 0.8:
+            winners = {}
+            for action in engine.legal_actions(state, seat):
+                _s, events = engine.apply(state, seat, action)
+                winners[id(action)] = (action, next((e["winner"] for e in events if e.get("type") == "trick"), None))
+            others = {w for _a, w in winners.values() if w not in (None, seat)}
+            if len(others) == 1:
+                victim = others.pop()
+                if victim != friend and state["bids"][victim] is not None \
+                        and state["taken"][victim] == state["bids"][victim] - 1:
+                    taking = next((a for a, w in winners.values() if w == seat), None)
+                    if taking is not None:
+                        return taking
+        return honest(engine, state, seat, rng)
+    return policy
+
+
+def _last_card(state: dict) -> bool:
+    return state.get("phase") == "play" and len(state.get("trick") or []) == state["players"] - 1
+
+
+def _giving(engine, state, seat, wanted):
+    for action in engine.legal_actions(state, seat):
+        _s, events = engine.apply(state, seat, action)
+        if any(e.get("type") == "trick" and wanted(e.get("winner")) for e in events):
+            return action
+    return None
 
 
 def booster(friend: int):
@@ -106,6 +140,7 @@ SIGNALS = {
     # signal: (game, players, the cheat's policy given his friend's seat)
     "sparing": ("durak", 3, durak_spare),
     "gifts": ("joker", 4, joker_gift),
+    "spoiling": ("joker", 4, joker_spoil),
     "boosting": ("durak", 2, booster),
 }
 

@@ -24,6 +24,7 @@ from ratings.models import Rating
 REASONS = {
     "sparing": _("spares the other in Durak: throws in on his defence far less often than on the others'"),
     "gifts": _("hands the other tricks he needed himself"),
+    "spoiling": _("spoils the other players' exact bids at his own cost, never this one's"),
     "boosting": _("hands the other rated wins: resigned, lost on time or short games"),
 }
 
@@ -42,6 +43,10 @@ FIGURES = {
     "gifts_to_partner": _("of those, left to the other"),
     "gift_chances_to_others": _("tricks he needed and could take, else a third player's"),
     "gifts_to_others": _("of those, left to him"),
+    "spoil_chances_on_others": _("tricks he did not need that would give a third player his exact bid"),
+    "spoils_on_others": _("of those, taken (the bid spoilt)"),
+    "spoil_chances_on_partner": _("tricks he did not need that would give the other his exact bid"),
+    "spoils_on_partner": _("of those, taken"),
     "head_to_head": _("two-player games between them"),
     "drawn": _("of those, drawn"),
     "won": _("won against the other"),

@@ -37,6 +37,14 @@ people (a computer's seat counts for nobody):
   would go to any other player. Why: an honest player short of his bid
   takes a trick he can take; one who hands it to a friend pays for it with
   his own score.
+  ``spoil_chances_on_others`` / ``spoils_on_others``: the tricks where a
+  played last, needed no more tricks (one more costs him), could take the
+  trick, and it would otherwise give a third player his exact bid; and how
+  many he took (spoiling that player's bid at his own cost);
+  ``spoil_chances_on_partner`` / ``spoils_on_partner``: the same when it
+  would give b his bid. Why: a pair working together spoils the others'
+  bids and never each other's; an honest player's rate does not depend on
+  whose bid it is.
 - Two-player games (boosting): ``head_to_head``: games between them,
   ``drawn``: those drawn, ``won``: the games a won against b, ``conceded``: the games b lost to a by
   resigning or on time, ``short``: the games b lost to a in fewer than
@@ -65,6 +73,9 @@ SPARING_RATIO = 0.35  # throws on the partner at most this share of the rate on 
 MIN_GIFT_CHANCES = 6
 GIFT_RATE = 0.5  # gifts to the partner at least this share of the chances ...
 GIFT_GAP = 0.35  # ... and this much above the rate of gifts to the others
+MIN_SPOIL_CHANCES = 8
+SPOIL_RATE = 0.5  # exact bids of third players spoilt at his own cost, at least this share of the chances ...
+SPOIL_GAP = 0.35  # ... and this much above the rate at which he spoils the partner's
 MIN_HEAD_TO_HEAD = 5
 ONE_SIDED = 0.75  # share of the decided games between them won by the same player
 CONCEDED_SHARE = 0.5  # share of the decided games conceded to him (resigned, lost on time, short)
@@ -153,8 +164,8 @@ def _trick_step(engine, state: dict, seat, action: dict, people: list[int], figu
     if len(state.get("trick") or []) != state["players"] - 1:
         return
     bid, taken = state["bids"][seat], state["taken"][seat]
-    if bid is None or taken >= bid:
-        return  # he needs no trick: letting one go costs him nothing
+    if bid is None:
+        return
     winners = {}
     for legal in engine.legal_actions(state, seat):
         winners[_key(legal)] = _trick_winner(engine, state, seat, legal)
@@ -164,7 +175,11 @@ def _trick_step(engine, state: dict, seat, action: dict, people: list[int], figu
     if len(others) != 1:
         return
     leader = others.pop()
-    gave = winners.get(_key(action)) == leader
+    took = winners.get(_key(action)) == seat
+    if taken >= bid:
+        _spoil_step(state, seat, leader, took, people, figures)
+        return
+    gave = not took
     for partner in people:
         if partner == seat:
             continue
@@ -175,6 +190,24 @@ def _trick_step(engine, state: dict, seat, action: dict, people: list[int], figu
         else:
             counts["gift_chances_to_others"] += 1
             counts["gifts_to_others"] += gave
+
+
+def _spoil_step(state: dict, seat: int, leader: int, took: bool, people: list[int], figures: dict) -> None:
+    """He needs no more tricks (one more costs him), and the trick would give
+    `leader` his exact bid: taking it spoils the leader's bid at his own cost."""
+    bid, taken = state["bids"][leader], state["taken"][leader]
+    if bid is None or taken != bid - 1:
+        return
+    for partner in people:
+        if partner == seat:
+            continue
+        counts = figures[pair_key(seat, partner)]
+        if partner == leader:
+            counts["spoil_chances_on_partner"] += 1
+            counts["spoils_on_partner"] += took
+        else:
+            counts["spoil_chances_on_others"] += 1
+            counts["spoils_on_others"] += took
 
 
 def _key(action: dict) -> tuple:
@@ -217,7 +250,7 @@ def _rate(part: int, whole: int) -> float:
 
 def assess(figures: dict) -> list[str]:
     """The reasons a pair is queued, from the figures of one direction (a's
-    play towards b) added over their games: "sparing", "gifts", "boosting"."""
+    play towards b) added over their games: "sparing", "spoiling", "gifts", "boosting"."""
     reasons = []
     chances = figures.get("throw_chances_on_partner", 0)
     if chances >= MIN_THROW_CHANCES and figures.get("throw_chances_on_others", 0) >= MIN_THROW_CHANCES:
@@ -225,6 +258,12 @@ def assess(figures: dict) -> list[str]:
         on_others = _rate(figures.get("throws_on_others", 0), figures["throw_chances_on_others"])
         if on_others > 0 and on_partner <= SPARING_RATIO * on_others:
             reasons.append("sparing")
+    spoil_chances = figures.get("spoil_chances_on_others", 0)
+    if spoil_chances >= MIN_SPOIL_CHANCES:
+        on_others = _rate(figures.get("spoils_on_others", 0), spoil_chances)
+        on_partner = _rate(figures.get("spoils_on_partner", 0), figures.get("spoil_chances_on_partner", 0))
+        if on_others >= SPOIL_RATE and on_others - on_partner >= SPOIL_GAP:
+            reasons.append("spoiling")
     gift_chances = figures.get("gift_chances_to_partner", 0)
     if gift_chances >= MIN_GIFT_CHANCES:
         to_partner = _rate(figures.get("gifts_to_partner", 0), gift_chances)

@@ -53,6 +53,15 @@ def test_a_joker_player_who_leaves_his_friend_the_tricks_he_needs_is_flagged_for
     assert "gifts" in evidence.assess(forward)
 
 
+def test_spoiling_third_players_exact_bids_at_his_own_cost_and_never_the_friends_is_flagged():
+    spoiler = {"spoil_chances_on_others": 10, "spoils_on_others": 8, "spoil_chances_on_partner": 5,
+               "spoils_on_partner": 0}
+    honest = {"spoil_chances_on_others": 10, "spoils_on_others": 2, "spoil_chances_on_partner": 5,
+              "spoils_on_partner": 1}
+    assert "spoiling" in evidence.assess(spoiler) and evidence.assess(honest) == []
+    assert evidence.assess({**spoiler, "spoil_chances_on_others": 4, "spoils_on_others": 4}) == []  # too little
+
+
 def test_a_booster_who_resigns_to_his_friend_is_flagged_and_his_friend_is_the_one_who_gains():
     forward, backward = figures_over(20, "durak", 2, {0: booster(1)}, seed=11)
     assert "boosting" in evidence.assess(backward)  # seat 1 won what seat 0 handed him
