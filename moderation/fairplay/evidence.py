@@ -126,16 +126,9 @@ def _durak_step(engine, state: dict, seat, action: dict, people: list[int], figu
         if not any(legal["type"] == "throw" for legal in engine.legal_actions(state, thrower)):
             continue
         threw = seat == thrower and action.get("type") == "throw"
-        for partner in people:
-            if partner == thrower:
-                continue
-            counts = figures[pair_key(thrower, partner)]
-            if partner == defender:
-                counts["throw_chances_on_partner"] += 1
-                counts["throws_on_partner"] += threw
-            else:
-                counts["throw_chances_on_others"] += 1
-                counts["throws_on_others"] += threw
+        _chance(figures, people, thrower, defender, threw,
+                partner=("throw_chances_on_partner", "throws_on_partner"),
+                others=("throw_chances_on_others", "throws_on_others"))
 
 
 def _durak_bout(events: list[dict], state: dict, people: list[int], figures: dict) -> None:
@@ -179,17 +172,9 @@ def _trick_step(engine, state: dict, seat, action: dict, people: list[int], figu
     if taken >= bid:
         _spoil_step(state, seat, leader, took, people, figures)
         return
-    gave = not took
-    for partner in people:
-        if partner == seat:
-            continue
-        counts = figures[pair_key(seat, partner)]
-        if partner == leader:
-            counts["gift_chances_to_partner"] += 1
-            counts["gifts_to_partner"] += gave
-        else:
-            counts["gift_chances_to_others"] += 1
-            counts["gifts_to_others"] += gave
+    _chance(figures, people, seat, leader, not took,
+            partner=("gift_chances_to_partner", "gifts_to_partner"),
+            others=("gift_chances_to_others", "gifts_to_others"))
 
 
 def _spoil_step(state: dict, seat: int, leader: int, took: bool, people: list[int], figures: dict) -> None:
@@ -198,16 +183,23 @@ def _spoil_step(state: dict, seat: int, leader: int, took: bool, people: list[in
     bid, taken = state["bids"][leader], state["taken"][leader]
     if bid is None or taken != bid - 1:
         return
-    for partner in people:
-        if partner == seat:
+    _chance(figures, people, seat, leader, took,
+            partner=("spoil_chances_on_partner", "spoils_on_partner"),
+            others=("spoil_chances_on_others", "spoils_on_others"))
+
+
+def _chance(figures: dict, people: list[int], actor: int, target: int, taken: bool, *,
+            partner: tuple[str, str], others: tuple[str, str]) -> None:
+    """`actor` had a chance to act on `target` (and `taken`: he did): counted, in
+    each of his pairs, as a chance on the partner when the partner is the
+    target, else as one on the others."""
+    for other in people:
+        if other == actor:
             continue
-        counts = figures[pair_key(seat, partner)]
-        if partner == leader:
-            counts["spoil_chances_on_partner"] += 1
-            counts["spoils_on_partner"] += took
-        else:
-            counts["spoil_chances_on_others"] += 1
-            counts["spoils_on_others"] += took
+        chances, done = partner if other == target else others
+        counts = figures[pair_key(actor, other)]
+        counts[chances] += 1
+        counts[done] += taken
 
 
 def _key(action: dict) -> tuple:
@@ -258,18 +250,12 @@ def assess(figures: dict) -> list[str]:
         on_others = _rate(figures.get("throws_on_others", 0), figures["throw_chances_on_others"])
         if on_others > 0 and on_partner <= SPARING_RATIO * on_others:
             reasons.append("sparing")
-    spoil_chances = figures.get("spoil_chances_on_others", 0)
-    if spoil_chances >= MIN_SPOIL_CHANCES:
-        on_others = _rate(figures.get("spoils_on_others", 0), spoil_chances)
-        on_partner = _rate(figures.get("spoils_on_partner", 0), figures.get("spoil_chances_on_partner", 0))
-        if on_others >= SPOIL_RATE and on_others - on_partner >= SPOIL_GAP:
-            reasons.append("spoiling")
-    gift_chances = figures.get("gift_chances_to_partner", 0)
-    if gift_chances >= MIN_GIFT_CHANCES:
-        to_partner = _rate(figures.get("gifts_to_partner", 0), gift_chances)
-        to_others = _rate(figures.get("gifts_to_others", 0), figures.get("gift_chances_to_others", 0))
-        if to_partner >= GIFT_RATE and to_partner - to_others >= GIFT_GAP:
-            reasons.append("gifts")
+    if _leans(figures, ("spoil_chances_on_others", "spoils_on_others"),
+              ("spoil_chances_on_partner", "spoils_on_partner"), MIN_SPOIL_CHANCES, SPOIL_RATE, SPOIL_GAP):
+        reasons.append("spoiling")
+    if _leans(figures, ("gift_chances_to_partner", "gifts_to_partner"),
+              ("gift_chances_to_others", "gifts_to_others"), MIN_GIFT_CHANCES, GIFT_RATE, GIFT_GAP):
+        reasons.append("gifts")
     decided = figures.get("head_to_head", 0) - figures.get("drawn", 0)
     won = figures.get("won", 0)
     if decided >= MIN_HEAD_TO_HEAD and won >= ONE_SIDED * decided:
@@ -277,6 +263,18 @@ def assess(figures: dict) -> list[str]:
         if conceded >= CONCEDED_SHARE * decided:
             reasons.append("boosting")
     return reasons
+
+
+def _leans(figures: dict, towards: tuple[str, str], away: tuple[str, str], minimum: int, rate: float,
+           gap: float) -> bool:
+    """Whether, with at least `minimum` chances, he acted `towards` at `rate`
+    or more and that much more often than `away` (the same act, the other side)."""
+    chances = figures.get(towards[0], 0)
+    if chances < minimum:
+        return False
+    leaning = _rate(figures.get(towards[1], 0), chances)
+    other = _rate(figures.get(away[1], 0), figures.get(away[0], 0))
+    return leaning >= rate and leaning - other >= gap
 
 
 def added(total: dict, more: dict) -> dict:
