@@ -8,8 +8,9 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts import bots
         from gameplay import events
-        from leagues import oversight, services
+        from leagues import bot_holds, oversight, services
         from moderation import permissions
 
         # In the transaction that ends the game or replaces the seat: the
@@ -18,3 +19,4 @@ class LeaguesConfig(AppConfig):
         events.subscribe(events.GAME_ABORTED, services.game_over, after_commit=False)
         events.subscribe(events.SEAT_REPLACED, services.seat_substituted, after_commit=False)
         permissions.add_overseer(oversight.ORGANIZERS)
+        bots.add_switch_hold(bot_holds.seasons_holding_the_switch)
