@@ -3,12 +3,16 @@ make the OpenAPI schema. Game views are the site's own payload
 (`gameplay.broadcast.game_payload`), described here and passed on whole."""
 
 from datetime import datetime
-from typing import Any
-
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from ninja import Path, Schema
 from pydantic import ConfigDict, Field
+
+from correspondence.services import MAX_EXPIRY, MIN_EXPIRY
+from gameplay.clocks import PRESETS
+from gameplay.engine import ENGINES
+from gameplay.models import Game
+from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MAX_SERIES
 
 
 # An id or number in a path: beyond this no row has it, and the database would refuse to compare (a 400).
@@ -17,6 +21,15 @@ Id = Annotated[int, Path(ge=0, le=MAX_ID)]
 
 # Request bodies are taken as they are: "0" is not a version, 1 is not true.
 STRICT = ConfigDict(strict=True)
+
+# The bounds the services keep (gameplay.services.tables), stated in the schema.
+EngineName = Literal[tuple(ENGINES)]
+PresetName = Literal[tuple(PRESETS)]
+OnTimeout = Literal[tuple(Game.OnTimeout.values)]
+Players = Annotated[int, Field(ge=min(e.min_players for e in ENGINES.values()),
+                               le=max(e.max_players for e in ENGINES.values()))]
+MoveSeconds = Annotated[int, Field(ge=1, le=MAX_MOVE_SECONDS)]
+ReserveSeconds = Annotated[int, Field(ge=0, le=MAX_RESERVE_SECONDS)]
 
 
 class Error(Schema):
@@ -107,12 +120,12 @@ class ChatOut(Schema):
 
 class NewTable(Schema):
     model_config = STRICT
-    engine: str = Field(description="joker, durak, odessa, domino_poker, ipuker")
-    players: int | None = None
+    engine: EngineName = Field(description="joker, durak, odessa, domino_poker, ipuker")
+    players: Players | None = Field(None, description="within the game's own bounds (e.g. Durak 2 to 4)")
     options: dict[str, Any] = Field(default_factory=dict, description="the engine's options, e.g. durak's mode")
-    time_preset: str = "correspondence"
-    move_seconds: int | None = None
-    reserve_seconds: int | None = None
+    time_preset: PresetName = "correspondence"
+    move_seconds: MoveSeconds | None = None
+    reserve_seconds: ReserveSeconds | None = None
     is_private: bool = False
     rated: bool = True
     allow_bots: bool = Field(False, description="bot accounts may join")
@@ -144,16 +157,33 @@ class Standings(Schema):
     rows: list[StandingsRow]
 
 
+class TimeControl(Schema):
+    """A challenge's table: the new-table form's fields, with its types and values
+    (a field it does not name is refused, as the service refuses it)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    time_preset: PresetName | None = None
+    move_seconds: MoveSeconds | None = None
+    reserve_seconds: ReserveSeconds | None = None
+    on_timeout: OnTimeout | None = None
+    night_pause: bool | None = None
+    timer_seconds: dict[Annotated[str, Field(min_length=1, max_length=32)], Annotated[int, Field(ge=0, le=MAX_MOVE_SECONDS)]] | None = Field(
+        None, description="Durak's clocks: attacker, defender, throwers (seconds)")
+    is_private: bool | None = None
+    series_length: Annotated[int, Field(ge=1, le=MAX_SERIES)] | None = None
+
+
 class ChallengeIn(Schema):
     model_config = STRICT
     usernames: list[str] = Field(description="the players challenged, in seat order")
-    engine: str
+    engine: EngineName
     options: dict[str, Any] = Field(default_factory=dict)
-    time_control: dict[str, Any] | None = Field(None, description="time_preset, move_seconds, reserve_seconds, …")
+    time_control: TimeControl | None = None
     rated: bool = False
-    players: int | None = None
+    players: Players | None = None
     computer_opponents: bool = Field(False, description="computer players fill the seats nobody is named for")
-    expires_in: int | None = Field(None, description="seconds (1 hour to 14 days; default 3 days)")
+    expires_in: Annotated[int, Field(ge=int(MIN_EXPIRY.total_seconds()), le=int(MAX_EXPIRY.total_seconds()))] | None = Field(
+        None, description="seconds (1 hour to 14 days; default 3 days)")
 
 
 class Invited(Schema):

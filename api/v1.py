@@ -242,7 +242,8 @@ def challenge(request, body: ChallengeIn):
         raise ApiError("rate_limited", refusal.limit.reason, headers={"Retry-After": str(refusal.seconds_left)})
     ensure_may_play(request.user)
     made = challenges_service.create_challenge(
-        request.user, body.usernames, body.engine, body.options, body.time_control, rated=body.rated,
+        request.user, body.usernames, body.engine, body.options,
+        body.time_control.dict(exclude_none=True) if body.time_control else None, rated=body.rated,
         fill_with_bots=body.computer_opponents, expires_in=body.expires_in, players=body.players)
     limits.count(request, challenge_limits(request.user))
     return _challenge(made.pk)
