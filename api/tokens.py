@@ -16,6 +16,7 @@ from accounts.sockets import Credential, end_token_sockets, token_group
 from accounts.standing import is_suspended, suspension_message
 from api.models import ApiToken, Scope, TokenEvent
 from gameplay.services import GameError
+from moderation.permissions import is_moderator
 
 TOKEN_PREFIX = "kt_"
 MAX_DAYS = 365
@@ -50,9 +51,10 @@ def create_token(user, name: str, scopes: list[str], days: int | None, *, addres
 
 @transaction.atomic
 def revoke_token(token_id: int, by, *, address: str | None = None) -> ApiToken:
-    """Its owner (or staff) revokes a token: it stops working at once."""
+    """Its owner, or a site-wide moderator (not any staff account: README
+    "API"), revokes a token: it stops working at once, and what it opened ends."""
     token = ApiToken.objects.select_for_update().filter(pk=token_id).first()
-    if token is None or (token.user_id != by.pk and not by.is_staff):
+    if token is None or (token.user_id != by.pk and not is_moderator(by)):
         raise GameError(_("There is no such token."), code="not_found")
     if token.revoked_at is not None:
         raise GameError(_("This token is already revoked."), code="unchanged")

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _, gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import limits
@@ -33,6 +34,7 @@ def _address(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
 
 
+@never_cache  # Cache-Control: no-store: the page shows a new token's secret, which no cache may keep
 @login_required
 def token_page(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
