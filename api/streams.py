@@ -22,6 +22,7 @@ message Redis lost costs at most API_STREAM_POLL_SECONDS here too.
 import asyncio
 import json
 import time
+from typing import Annotated
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -30,19 +31,28 @@ from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from ninja import Query
 
 from accounts import sockets
 from api import tokens
 from api.errors import ApiError
-from api.schemas import Id
+from api.schemas import MAX_ID, Id
 from correspondence.models import Challenge, Invitation
 from gameplay.broadcast import game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
 
 NDJSON = "application/x-ndjson"
-NDJSON_RESPONSE = {"responses": {200: {"description": "newline-delimited JSON, one event a line",
-                                       "content": {NDJSON: {"schema": {"type": "object"}}}}}}
+_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+NDJSON_RESPONSE = {"responses": {
+    200: {"description": "newline-delimited JSON, one event a line", "content": {NDJSON: {"schema": {"type": "object"}}}},
+    400: {"description": "a malformed `version` or `since`", **_ERROR},
+    401: {"description": "no token, or an unknown, revoked or expired one", **_ERROR},
+    403: {"description": "the token lacks the scope; a suspended account", **_ERROR},
+    404: {"description": "no such game, or one you may not see", **_ERROR},
+    429: {"description": "too many requests with this token (Retry-After)", **_ERROR},
+    503: {"description": "the database was busy: connect again", **_ERROR},
+}}
 GAME_STREAM_DOC = (
     "One JSON object a line: `state` messages (the game page's, as your seat sees it; the first one at once "
     "unless `version` is the current version), `chat` messages; empty lines keep the connection alive. "
@@ -58,6 +68,8 @@ ACCOUNT_STREAM_DOC = (
     "version is not sent again, while one that moved on (or ended) is, and so is one at version 0 (a table "
     "starting does not move its version).")
 MAX_SINCE = 500
+# `since` as the schema states it: GAME:VERSION pairs (empty ones skipped), at most MAX_SINCE of them.
+SINCE_PATTERN = rf"^(?:[0-9]{{1,18}}:[0-9]{{1,18}})?(?:,(?:[0-9]{{1,18}}:[0-9]{{1,18}})?){{0,{MAX_SINCE - 1}}}$"
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
@@ -65,7 +77,7 @@ def _line(obj: dict) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-async def game_stream(request: HttpRequest, game_id: Id, version: int | None = None):
+async def game_stream(request: HttpRequest, game_id: Id, version: Annotated[int, Query(ge=0, le=MAX_ID)] | None = None):
     """The game's events for the token's owner (his seat's, or a spectator's at a public table)."""
     language = translation.get_language()
     game, position = await database_sync_to_async(_game_and_seat)(request, game_id)
@@ -188,7 +200,7 @@ def seen_versions(since: str) -> dict[int, int]:
     return seen
 
 
-async def account_stream(request: HttpRequest, since: str = ""):
+async def account_stream(request: HttpRequest, since: Annotated[str, Query(pattern=SINCE_PATTERN)] = ""):
     """The token owner's games as they change (`since`: what the client has seen, to resume)."""
     seen = seen_versions(since)
     response = StreamingHttpResponse(_account_lines(request.user.pk, tokens.credential(request.auth), seen),

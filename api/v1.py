@@ -34,10 +34,22 @@ from scoresheets.export import game_export
 
 
 class GateParser(Parser):
-    """Request bodies pass the site's one gate for inbound JSON (gameplay.inbound)."""
+    """Request bodies pass the site's one gate for inbound JSON (gameplay.inbound).
+    A number written with a fraction of zero (4.0) is the integer JSON says it
+    is (JSON has one kind of number; the schema's "integer" accepts it)."""
 
     def parse_body(self, request: HttpRequest) -> dict:
-        return inbound.parse(request.body or b"{}")
+        return _whole_numbers(inbound.parse(request.body or b"{}"))
+
+
+def _whole_numbers(value):
+    if isinstance(value, float) and value.is_integer() and abs(value) <= inbound.MAX_INT:
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 api = NinjaAPI(

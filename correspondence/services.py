@@ -159,10 +159,10 @@ def create_challenge(by, usernames: list[str], game_kind: str, options: dict | N
     humans = 1 + len(users)
     players = players or max(humans, get_engine(game_kind).min_players)
     if players < humans:
-        raise CorrespondenceError(_("More players are named than the table has seats."), code="bad_request")
+        raise CorrespondenceError(_("More players are named than the table has seats."), code="illegal")
     if players > humans and not fill_with_bots:
         raise CorrespondenceError(
-            _("Name a player for every seat, or let computer players fill the others."), code="bad_request")
+            _("Name a player for every seat, or let computer players fill the others."), code="illegal")
     table = _table(time_control)
     try:
         checked = game_services.check_table(by, game_kind, options, players=players, rated=bool(rated), **table)

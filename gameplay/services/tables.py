@@ -112,12 +112,13 @@ def _new_game(user, engine_slug: str, options: dict | None, *, players: int | No
     engine = get_engine(engine_slug)
     players = players or engine.min_players
     if not engine.min_players <= players <= engine.max_players:
-        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players})
+        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players},
+                        code="illegal")  # the game's rules refuse the table (API: 422)
     try:
         options = engine.validate_options(options or {})
         engine.check_options_for_players(options, players)
     except ValueError as exc:
-        raise GameError(engine_message_text(exc), code="bad_request") from None
+        raise GameError(engine_message_text(exc), code="illegal") from None
     _check_choices(time_preset, on_timeout, is_private=is_private, rated=rated, night_pause=night_pause)
     if not _is_seconds(series_length, 1, MAX_SERIES):
         raise GameError(ngettext("A series has 1 to %(n)s game.", "A series has 1 to %(n)s games.", MAX_SERIES) % {"n": MAX_SERIES}, code="bad_request")
