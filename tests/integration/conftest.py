@@ -368,7 +368,7 @@ class CeleryStack:
 
         number = sum(p.name.startswith("daphne") for p in self.processes) + 1
         process = self.start_process(
-            f"daphne{number}", ["-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            f"daphne{number}", ["-m", "config.daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             ready=listening,
         )
         return process, port
