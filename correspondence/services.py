@@ -129,6 +129,8 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
             raise CorrespondenceError(_("There is no player %(name)s.") % {"name": name}, code="not_found")
         if user.pk == by.pk:
             raise CorrespondenceError(_("You cannot challenge yourself."), code="bad_request")
+        if is_suspended(user):  # he could not accept it; the words do not say why (README "API")
+            raise CorrespondenceError(_("%(name)s cannot take challenges now.") % {"name": user.name}, code="refused")
         users.append(user)
     strangers = set(u.pk for u in users if u.challenges_from_friends_only) - set(
         Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
