@@ -1,6 +1,10 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy, ngettext
 
+from api import tokens
 from api.models import ApiToken, TokenEvent
+from gameplay.services import GameError
+from moderation.permissions import is_moderator
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -22,6 +26,24 @@ class ApiTokenAdmin(ReadOnly):
     list_filter = ("revoked_at",)
     search_fields = ("user__username", "name", "prefix")
     exclude = ("key_hash",)
+    actions = ["revoke"]
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not is_moderator(request.user):  # staff who are not moderators only read
+            actions.pop("revoke", None)
+        return actions
+
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"))
+    def revoke(self, request, queryset):
+        revoked = 0
+        for token in queryset.filter(revoked_at__isnull=True):
+            try:
+                tokens.revoke_token(token.pk, request.user, address=request.META.get("REMOTE_ADDR") or None)
+                revoked += 1
+            except GameError:
+                pass
+        self.message_user(request, ngettext("%(n)s token revoked.", "%(n)s tokens revoked.", revoked) % {"n": revoked})
 
 
 @admin.register(TokenEvent)

@@ -1,7 +1,8 @@
 """The bearer-token check of every endpoint: `Authorization: Bearer kt_…`.
 
 `TokenAuth(scope)` admits a usable token (api.tokens.authenticate) that has
-the scope; the request then acts as the token's owner (`request.user`, in
+the scope, of an account in good standing (a suspended one is refused with
+403 "suspended", as the site refuses its login); the request then acts as the token's owner (`request.user`, in
 his language) and counts against the token's rate limit
 (API_REQUESTS_PER_TOKEN, the accounts.limits machinery: django-ratelimit's
 counters in the shared cache)."""
@@ -38,6 +39,9 @@ class TokenAuth(HttpBearer):
         request.user = found.user
         request.api_token = found
         translation.activate(found.user.language)
+        suspended = tokens.standing_refusal(found)
+        if suspended:
+            raise ApiError("suspended", suspended)
         refusal = limits.count(request, [(PER_TOKEN, token_key(found))])
         if refusal:
             raise ApiError("rate_limited", PER_TOKEN.reason, headers={"Retry-After": str(refusal.seconds_left)})

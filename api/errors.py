@@ -5,16 +5,17 @@ branch on them; the messages are for people, in the token owner's language.
 
 | code | status | meaning |
 |---|---|---|
-| bad_request | 400 | malformed JSON, a wrong field, a value out of bounds (nothing changed) |
+| bad_request | 400 | malformed JSON, a wrong or unknown field, a value out of the schema's bounds (nothing changed) |
 | unauthorized | 401 | no token, an unknown, revoked or expired one |
 | forbidden_scope | 403 | the token lacks the scope this endpoint needs |
 | not_seated, suspended, bots_not_allowed, not_invited, not_yours, forbidden | 403 | not your seat; a suspended account; a bot at a table that allows none; not your challenge; a player who takes challenges from friends only |
 | not_found | 404 | no such game (or one you may not see), token, league |
 | stale | 409 | the game has moved on: `version` is the current one; fetch the state again |
 | not_active, not_open, already_seated, seat_taken, unchanged, not_over, closed, answered, ... | 409 | the game or table is not in the state this needs |
-| illegal | 422 | the rules refuse the move: the message says why |
+| illegal | 422 | the rules refuse the move, or the table (its players, its options): the message says why |
 | rate_limited | 429 | too many requests for this token (Retry-After) |
 | busy | 503 | the database was busy; send the same request again (same move_id) |
+| server_error | 500 | a bug: the site's handler500 answers it as JSON under /api/ (api.views.server_error) |
 """
 
 from django.db import OperationalError

@@ -3,20 +3,44 @@ make the OpenAPI schema. Game views are the site's own payload
 (`gameplay.broadcast.game_payload`), described here and passed on whole."""
 
 from datetime import datetime
-from typing import Any
-
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from ninja import Path, Schema
 from pydantic import ConfigDict, Field
+
+from correspondence.models import Invitation
+from correspondence.services import MAX_EXPIRY, MIN_EXPIRY
+from gameplay.clocks import PRESETS
+from gameplay.inbound import MAX_INT
+from gameplay.engine import ENGINES
+from gameplay.models import ChatMessage, Game
+from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MAX_SERIES
 
 
 # An id or number in a path: beyond this no row has it, and the database would refuse to compare (a 400).
 MAX_ID = 2**53 - 1
 Id = Annotated[int, Path(ge=0, le=MAX_ID)]
 
-# Request bodies are taken as they are: "0" is not a version, 1 is not true.
-STRICT = ConfigDict(strict=True)
+# Request bodies are taken as they are: "0" is not a version, 1 is not true,
+# and a field the schema does not name is refused (a typo is not ignored).
+STRICT = ConfigDict(strict=True, extra="forbid")
+
+# The bounds the services keep (gameplay.services.tables), stated in the schema.
+EngineName = Literal[tuple(ENGINES)]
+PresetName = Literal[tuple(PRESETS)]
+OnTimeout = Literal[tuple(Game.OnTimeout.values)]
+Players = Annotated[int, Field(ge=min(e.min_players for e in ENGINES.values()),
+                               le=max(e.max_players for e in ENGINES.values()))]
+MoveSeconds = Annotated[int, Field(ge=1, le=MAX_MOVE_SECONDS)]
+# A whole number every JSON client represents exactly (the gate's bound, gameplay/inbound.py).
+Whole = Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+# The values of a game's options and of a move's fields (README "Move format"): a
+# short word, a whole number, true/false, null, or a short list of them (cards,
+# Odessa's specials). Bounded so that any body the schema allows passes the gate.
+Name = Annotated[str, Field(min_length=1, max_length=16)]
+Scalar = Annotated[str, Field(max_length=16)] | Whole | bool | None
+Value = Scalar | Annotated[list[Scalar], Field(max_length=6)]
+ReserveSeconds = Annotated[int, Field(ge=0, le=MAX_RESERVE_SECONDS)]
 
 
 class Error(Schema):
@@ -79,8 +103,11 @@ class Legal(Schema):
 
 class MoveIn(Schema):
     model_config = STRICT
-    action: dict[str, Any] = Field(description='e.g. {"type": "attack", "cards": ["7H"]} (README "Move format")')
-    version: int = Field(description="the version the move was made on")
+    action: dict[Name, Value] = Field(description='e.g. {"type": "attack", "cards": ["7H"]} (README "Move format")',
+                                      max_length=8, json_schema_extra={
+                                          "required": ["type"],
+                                          "properties": {"type": {"type": "string", "minLength": 1, "maxLength": 16}}})
+    version: int = Field(ge=0, le=MAX_INT, description="the version the move was made on")
     move_id: str | None = Field(None, min_length=1, max_length=64,
                                 description="your id for the move: sent again, it is applied once")
 
@@ -94,7 +121,8 @@ class Ack(Schema):
 
 class ChatIn(Schema):
     model_config = STRICT
-    text: str
+    text: str = Field(min_length=1, max_length=ChatMessage.MAX_LENGTH, pattern=r"\S",
+                      description="not blank; at most this long once trimmed")
 
 
 class ChatOut(Schema):
@@ -107,12 +135,13 @@ class ChatOut(Schema):
 
 class NewTable(Schema):
     model_config = STRICT
-    engine: str = Field(description="joker, durak, odessa, domino_poker, ipuker")
-    players: int | None = None
-    options: dict[str, Any] = Field(default_factory=dict, description="the engine's options, e.g. durak's mode")
-    time_preset: str = "correspondence"
-    move_seconds: int | None = None
-    reserve_seconds: int | None = None
+    engine: EngineName = Field(description="joker, durak, odessa, domino_poker, ipuker")
+    players: Players | None = Field(None, description="within the game's own bounds (e.g. Durak 2 to 4)")
+    options: dict[Name, Value] = Field(default_factory=dict, max_length=10,
+                                       description="the engine's options, e.g. durak's mode")
+    time_preset: PresetName = "correspondence"
+    move_seconds: MoveSeconds | None = None
+    reserve_seconds: ReserveSeconds | None = None
     is_private: bool = False
     rated: bool = True
     allow_bots: bool = Field(False, description="bot accounts may join")
@@ -122,8 +151,8 @@ class NewTable(Schema):
 
 class JoinIn(Schema):
     model_config = STRICT
-    position: int | None = None
-    invite_code: str | None = Field(None, description="needed for a private table")
+    position: Annotated[int, Field(ge=0, le=max(e.max_players for e in ENGINES.values()) - 1)] | None = None
+    invite_code: Annotated[str, Field(max_length=32)] | None = Field(None, description="needed for a private table")
 
 
 class StandingsRow(Schema):
@@ -144,16 +173,35 @@ class Standings(Schema):
     rows: list[StandingsRow]
 
 
+class TimeControl(Schema):
+    """A challenge's table: the new-table form's fields, with its types and values
+    (a field it does not name is refused, as the service refuses it)."""
+
+    model_config = STRICT
+    time_preset: PresetName | None = None
+    move_seconds: MoveSeconds | None = None
+    reserve_seconds: ReserveSeconds | None = None
+    on_timeout: OnTimeout | None = None
+    night_pause: bool | None = None
+    timer_seconds: dict[Annotated[str, Field(min_length=1, max_length=32)], Annotated[int, Field(ge=0, le=MAX_MOVE_SECONDS)]] | None = Field(
+        None, description="Durak's clocks: attacker, defender, throwers (seconds)")
+    is_private: bool | None = None
+    series_length: Annotated[int, Field(ge=1, le=MAX_SERIES)] | None = None
+
+
 class ChallengeIn(Schema):
     model_config = STRICT
-    usernames: list[str] = Field(description="the players challenged, in seat order")
-    engine: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    time_control: dict[str, Any] | None = Field(None, description="time_preset, move_seconds, reserve_seconds, …")
+    usernames: list[Annotated[str, Field(min_length=1, max_length=150, pattern=r"\S")]] = Field(
+        min_length=1, max_length=max(e.max_players for e in ENGINES.values()) - 1,
+        json_schema_extra={"uniqueItems": True}, description="the players challenged, in seat order")
+    engine: EngineName
+    options: dict[Name, Value] = Field(default_factory=dict, max_length=10, description="the engine's options")
+    time_control: TimeControl | None = None
     rated: bool = False
-    players: int | None = None
+    players: Players | None = None
     computer_opponents: bool = Field(False, description="computer players fill the seats nobody is named for")
-    expires_in: int | None = Field(None, description="seconds (1 hour to 14 days; default 3 days)")
+    expires_in: Annotated[int, Field(ge=int(MIN_EXPIRY.total_seconds()), le=int(MAX_EXPIRY.total_seconds()))] | None = Field(
+        None, description="seconds (1 hour to 14 days; default 3 days)")
 
 
 class Invited(Schema):
@@ -186,4 +234,4 @@ class Challenges(Schema):
 
 class AnswerIn(Schema):
     model_config = STRICT
-    reason: str = ""
+    reason: str = Field("", max_length=Invitation.REASON_LENGTH, description="a decline's reason, if any")

@@ -10,30 +10,49 @@ keep-alive, which also finds a client that has gone). A response ends after
 API_STREAM_MAX_SECONDS, when the game is over, or when the seat is no
 longer the token owner's; the client connects again with the last version it
 saw (`?version=`), and nothing is missed: a state is a whole snapshot.
+
+A stream ends, too, with the token it was opened with (as a socket does,
+accounts.sockets): it joins its token's and its account's groups, and when
+they are told to end (the token revoked, the account suspended or
+deactivated) it checks the token afresh and ends if it no longer holds; it
+ends when the token expires, and checks the token at every poll, so a
+message Redis lost costs at most API_STREAM_POLL_SECONDS here too.
 """
 
 import asyncio
 import json
 import time
+from typing import Annotated
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from ninja import Query
 
+from accounts import sockets
+from api import tokens
 from api.errors import ApiError
-from api.schemas import Id
+from api.schemas import MAX_ID, Id
 from correspondence.models import Challenge, Invitation
 from gameplay.broadcast import game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
 
 NDJSON = "application/x-ndjson"
-NDJSON_RESPONSE = {"responses": {200: {"description": "newline-delimited JSON, one event a line",
-                                       "content": {NDJSON: {"schema": {"type": "object"}}}}}}
+_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+NDJSON_RESPONSE = {"responses": {
+    200: {"description": "newline-delimited JSON, one event a line", "content": {NDJSON: {"schema": {"type": "object"}}}},
+    400: {"description": "a malformed `version` or `since`", **_ERROR},
+    401: {"description": "no token, or an unknown, revoked or expired one", **_ERROR},
+    403: {"description": "the token lacks the scope; a suspended account", **_ERROR},
+    404: {"description": "no such game, or one you may not see", **_ERROR},
+    429: {"description": "too many requests with this token (Retry-After)", **_ERROR},
+    503: {"description": "the database was busy: connect again", **_ERROR},
+}}
 GAME_STREAM_DOC = (
     "One JSON object a line: `state` messages (the game page's, as your seat sees it; the first one at once "
     "unless `version` is the current version), `chat` messages; empty lines keep the connection alive. "
@@ -49,6 +68,8 @@ ACCOUNT_STREAM_DOC = (
     "version is not sent again, while one that moved on (or ended) is, and so is one at version 0 (a table "
     "starting does not move its version).")
 MAX_SINCE = 500
+# `since` as the schema states it: GAME:VERSION pairs (empty ones skipped), at most MAX_SINCE of them.
+SINCE_PATTERN = rf"^(?:[0-9]{{1,18}}:[0-9]{{1,18}})?(?:,(?:[0-9]{{1,18}}:[0-9]{{1,18}})?){{0,{MAX_SINCE - 1}}}$"
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
@@ -56,12 +77,13 @@ def _line(obj: dict) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-async def game_stream(request: HttpRequest, game_id: Id, version: int | None = None):
+async def game_stream(request: HttpRequest, game_id: Id, version: Annotated[int, Query(ge=0, le=MAX_ID)] | None = None):
     """The game's events for the token's owner (his seat's, or a spectator's at a public table)."""
     language = translation.get_language()
     game, position = await database_sync_to_async(_game_and_seat)(request, game_id)
-    response = StreamingHttpResponse(_game_lines(game.pk, position, request.user.pk, version, language),
-                                     content_type=NDJSON)
+    response = StreamingHttpResponse(
+        _game_lines(game.pk, position, request.user.pk, version, language, tokens.credential(request.auth)),
+        content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each line at once
     return response
@@ -89,17 +111,60 @@ def _state_if_changed(game_id: int, position: int | None, user_id: int, seen: tu
     return fingerprint, payload, mine
 
 
-async def _game_lines(game_id: int, position: int | None, user_id: int, since: int | None, language: str):
-    layer = get_channel_layer()
-    channel = await layer.new_channel() if layer else None
-    group = seat_group(game_id, position)
-    if layer:
-        await layer.group_add(group, channel)
-    ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
+class Listening:
+    """A stream's channel on the channel layer (None without one): the groups
+    it joined, and the end it must keep (API_STREAM_MAX_SECONDS, the token's
+    expiry, the token no longer holding)."""
+
+    def __init__(self, credential: sockets.Credential, user_id: int):
+        self.credential = credential
+        self.groups = [credential.group, sockets.account_group(user_id)]
+        self.layer = get_channel_layer()
+        self.channel = None
+        self.ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
+        if credential.expires_at is not None:
+            left = (credential.expires_at - timezone.now()).total_seconds()
+            self.ends_at = min(self.ends_at, time.monotonic() + left)
+
+    async def join(self, *groups: str) -> None:
+        self.groups.extend(groups)
+        if self.layer:
+            self.channel = await self.layer.new_channel()
+            for group in self.groups:
+                await self.layer.group_add(group, self.channel)
+
+    async def leave(self) -> None:
+        if self.layer and self.channel:
+            for group in self.groups:
+                await self.layer.group_discard(group, self.channel)
+
+    def open(self) -> bool:
+        return time.monotonic() < self.ends_at
+
+    async def holds(self) -> bool:
+        """Whether the token still holds (read afresh) and its time is not up."""
+        return self.open() and await database_sync_to_async(self.credential.still_valid)()
+
+    async def wait(self, seconds: float) -> dict | None:
+        """The next message to the channel within `seconds` (never past the end), or None."""
+        seconds = max(0.0, min(seconds, self.ends_at - time.monotonic()))
+        if self.layer is None:
+            await asyncio.sleep(seconds)
+            return None
+        try:
+            return await asyncio.wait_for(self.layer.receive(self.channel), timeout=seconds)
+        except asyncio.TimeoutError:
+            return None
+
+
+async def _game_lines(game_id: int, position: int | None, user_id: int, since: int | None, language: str,
+                      credential: sockets.Credential):
+    listening = Listening(credential, user_id)
+    await listening.join(seat_group(game_id, position))
     seen = None
     first = True
     try:
-        while time.monotonic() < ends_at:
+        while await listening.holds():
             seen, payload, mine = await database_sync_to_async(_state_if_changed)(
                 game_id, position, user_id, seen, language)
             if not mine:
@@ -110,26 +175,15 @@ async def _game_lines(game_id: int, position: int | None, user_id: int, since: i
                 if payload["status"] in OVER:
                     return
             first = False
-            woke = await _wait(layer, channel, settings.API_STREAM_POLL_SECONDS)
-            if woke is None:
+            event = await listening.wait(settings.API_STREAM_POLL_SECONDS)
+            if event is None:
                 yield b"\n"
-            elif woke.get("type") == "chat":
-                yield _line(woke)
+            elif event.get("type") == sockets.ENDED:
+                continue  # checked at the top of the loop
+            elif (event.get("payload") or {}).get("type") == "chat":
+                yield _line(event["payload"])
     finally:
-        if layer:
-            await layer.group_discard(group, channel)
-
-
-async def _wait(layer, channel: str | None, seconds: float) -> dict | None:
-    """The payload of the next message to the channel within `seconds`, or None."""
-    if layer is None:
-        await asyncio.sleep(seconds)
-        return None
-    try:
-        event = await asyncio.wait_for(layer.receive(channel), timeout=seconds)
-    except asyncio.TimeoutError:
-        return None
-    return event.get("payload") or {}
+        await listening.leave()
 
 
 def seen_versions(since: str) -> dict[int, int]:
@@ -146,10 +200,11 @@ def seen_versions(since: str) -> dict[int, int]:
     return seen
 
 
-async def account_stream(request: HttpRequest, since: str = ""):
+async def account_stream(request: HttpRequest, since: Annotated[str, Query(pattern=SINCE_PATTERN)] = ""):
     """The token owner's games as they change (`since`: what the client has seen, to resume)."""
     seen = seen_versions(since)
-    response = StreamingHttpResponse(_account_lines(request.user.pk, seen), content_type=NDJSON)
+    response = StreamingHttpResponse(_account_lines(request.user.pk, tokens.credential(request.auth), seen),
+                                     content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
@@ -186,21 +241,26 @@ def _still_open(line: dict) -> bool:
     return line["status"] not in OVER if line["type"] == "game" else line["status"] == Challenge.Status.PENDING
 
 
-async def _account_lines(user_id: int, seen: dict[int, int] | None = None):
-    ends_at = time.monotonic() + settings.API_STREAM_MAX_SECONDS
+async def _account_lines(user_id: int, credential: sockets.Credential, seen: dict[int, int] | None = None):
+    listening = Listening(credential, user_id)
+    await listening.join()
     told: dict[tuple[str, int], dict] = {}
     if seen:  # resumed: the games the client saw, at the versions it saw (a game that moved on differs)
         known = await database_sync_to_async(_my_games_now)(user_id, set(seen))
         # A game at version 0 is sent anyway: its start does not move its version.
         told = {("game", pk): line for pk, line in known.items() if 0 < line["version"] == seen.get(pk)}
         told.update({("game", pk): {"version": version} for pk, version in seen.items() if ("game", pk) not in told})
-    while time.monotonic() < ends_at:
-        now = await database_sync_to_async(_account_now)(
-            user_id, {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})
-        changed = [line for key, line in sorted(now.items()) if told.get(key) != line]
-        for line in changed:
-            yield _line(line)
-        told = {key: line for key, line in now.items() if _still_open(line)}
-        if not changed:
-            yield b"\n"
-        await asyncio.sleep(settings.API_STREAM_POLL_SECONDS)
+    try:
+        while await listening.holds():
+            now = await database_sync_to_async(_account_now)(
+                user_id, {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})
+            changed = [line for key, line in sorted(now.items()) if told.get(key) != line]
+            for line in changed:
+                yield _line(line)
+            told = {key: line for key, line in now.items() if _still_open(line)}
+            if not changed:
+                yield b"\n"
+            # Only the ending messages come to this channel: each is checked at the top of the loop.
+            await listening.wait(settings.API_STREAM_POLL_SECONDS)
+    finally:
+        await listening.leave()

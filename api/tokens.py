@@ -12,8 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.sockets import Credential, end_token_sockets, token_group
+from accounts.standing import is_suspended, suspension_message
 from api.models import ApiToken, Scope, TokenEvent
 from gameplay.services import GameError
+from moderation.permissions import is_moderator
 
 TOKEN_PREFIX = "kt_"
 MAX_DAYS = 365
@@ -48,15 +51,17 @@ def create_token(user, name: str, scopes: list[str], days: int | None, *, addres
 
 @transaction.atomic
 def revoke_token(token_id: int, by, *, address: str | None = None) -> ApiToken:
-    """Its owner (or staff) revokes a token: it stops working at once."""
+    """Its owner, or a site-wide moderator (not any staff account: README
+    "API"), revokes a token: it stops working at once, and what it opened ends."""
     token = ApiToken.objects.select_for_update().filter(pk=token_id).first()
-    if token is None or (token.user_id != by.pk and not by.is_staff):
+    if token is None or (token.user_id != by.pk and not is_moderator(by)):
         raise GameError(_("There is no such token."), code="not_found")
     if token.revoked_at is not None:
         raise GameError(_("This token is already revoked."), code="unchanged")
     token.revoked_at = timezone.now()
     token.save(update_fields=["revoked_at"])
     TokenEvent.objects.create(token=token, action=TokenEvent.Action.REVOKED, by=by, address=address)
+    end_token_sockets(token.pk)
     return token
 
 
@@ -73,6 +78,26 @@ def authenticate(raw: str) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
+
+
+def standing_refusal(token: ApiToken) -> str | None:
+    """Why the token's account may not use the site now (the site's own
+    standing, accounts.standing: suspended), or None."""
+    return suspension_message(token.user) if is_suspended(token.user) else None
+
+
+def still_valid(token_id: int) -> bool:
+    """Whether the token still holds, read afresh: not revoked or expired, its
+    account active and not suspended (what ends its open sockets and streams)."""
+    token = ApiToken.objects.select_related("user").filter(pk=token_id).first()
+    return (token is not None and token.is_usable() and token.user.is_active
+            and not is_suspended(token.user))
+
+
+def credential(token: ApiToken) -> Credential:
+    """What a socket or stream opened with this token ends with (accounts.sockets)."""
+    return Credential(group=token_group(token.pk), expires_at=token.expires_at,
+                      still_valid=lambda: still_valid(token.pk))
 
 
 def user_tokens(user):

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 from django.views.generic import RedirectView
 
 from api import views
@@ -11,4 +11,5 @@ urlpatterns = [
     path("docs", RedirectView.as_view(url="/api/v1/docs"), name="api_docs"),
     path("docs/", RedirectView.as_view(url="/api/v1/docs")),
     path("v1/", api.urls),
+    re_path(r"^(?P<path>.*)$", views.not_found),  # last: JSON, not the site's 404 page
 ]

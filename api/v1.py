@@ -34,10 +34,22 @@ from scoresheets.export import game_export
 
 
 class GateParser(Parser):
-    """Request bodies pass the site's one gate for inbound JSON (gameplay.inbound)."""
+    """Request bodies pass the site's one gate for inbound JSON (gameplay.inbound).
+    A number written with a fraction of zero (4.0) is the integer JSON says it
+    is (JSON has one kind of number; the schema's "integer" accepts it)."""
 
     def parse_body(self, request: HttpRequest) -> dict:
-        return inbound.parse(request.body or b"{}")
+        return _whole_numbers(inbound.parse(request.body or b"{}"))
+
+
+def _whole_numbers(value):
+    if isinstance(value, float) and value.is_integer() and abs(value) <= inbound.MAX_INT:
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 api = NinjaAPI(
@@ -242,7 +254,8 @@ def challenge(request, body: ChallengeIn):
         raise ApiError("rate_limited", refusal.limit.reason, headers={"Retry-After": str(refusal.seconds_left)})
     ensure_may_play(request.user)
     made = challenges_service.create_challenge(
-        request.user, body.usernames, body.engine, body.options, body.time_control, rated=body.rated,
+        request.user, body.usernames, body.engine, body.options,
+        body.time_control.dict(exclude_none=True) if body.time_control else None, rated=body.rated,
         fill_with_bots=body.computer_opponents, expires_in=body.expires_in, players=body.players)
     limits.count(request, challenge_limits(request.user))
     return _challenge(made.pk)

@@ -5,9 +5,13 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
+from django.views import defaults
 from django.utils.translation import gettext as _, gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts import limits
@@ -33,6 +37,7 @@ def _address(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
 
 
+@never_cache  # Cache-Control: no-store: the page shows a new token's secret, which no cache may keep
 @login_required
 def token_page(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
@@ -79,3 +84,27 @@ def become_bot(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("Your account is a bot account now."))
     return redirect("api_tokens")
+
+
+@csrf_exempt  # a POST to an address that names nothing is a 404 too, not a CSRF page
+def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Any address under /api/ that names nothing (a game id that is not a
+    number, an unknown endpoint): the API's own JSON error, not the site's
+    page. (A page's address without its final slash is still sent on to it.)"""
+    if settings.APPEND_SLASH and not request.path.endswith("/") and _page_at(request.path + "/"):
+        return redirect(request.path + "/")
+    return JsonResponse({"code": "not_found", "message": _("Not found.")}, status=404)
+
+
+def _page_at(path: str) -> bool:
+    try:
+        return resolve(path).func is not not_found
+    except Resolver404:
+        return False
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: under /api/ the API's JSON error, elsewhere the site's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "server_error", "message": _("A server error occurred.")}, status=500)
+    return defaults.server_error(request)

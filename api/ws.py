@@ -5,7 +5,10 @@ the token's owner on every socket (`/ws/games/<id>/`, `/ws/me/`), the same
 protocol as the page's. The token needs the "play" scope (the socket can
 move and chat). A bearer token is not sent by browsers on their own, so the
 Origin check, which protects the session cookie from other sites, does not
-apply to it (bots send no Origin). A bad token is refused: close 4401.
+apply to it (bots send no Origin). A bad token, or one of a suspended
+account, is refused: close 4401. The socket carries the token's credential
+(`accounts.sockets.Credential`): it ends when the token is revoked, expires,
+or its account is suspended or deactivated.
 Requests without the header go the session's way (Origin check, cookie)."""
 
 from channels.db import database_sync_to_async
@@ -35,8 +38,9 @@ class TokenOrSession:
         if raw is None:
             return await self.with_session(scope, receive, send)
         token = await database_sync_to_async(tokens.authenticate)(raw)
-        if token is None or Scope.PLAY not in token.scopes:
+        if token is None or Scope.PLAY not in token.scopes or tokens.standing_refusal(token):
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": CLOSE_UNAUTHORIZED})
             return None
-        return await self.with_token({**scope, "user": token.user, "api_token": token}, receive, send)
+        return await self.with_token({**scope, "user": token.user, "api_token": token,
+                                      "credential": tokens.credential(token)}, receive, send)

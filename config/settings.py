@@ -367,11 +367,16 @@ PUSH_DEVICES_PER_USER = env.int("PUSH_DEVICES_PER_USER", default=10)
 # The push services the site sends to (a subscription's endpoint host, or a
 # subdomain of one): the browsers' own (Chrome, Edge, Firefox, Safari), so that
 # a made-up "subscription" cannot make the site post to any other address.
-# "*" allows any https host.
+# "*" allows any https host. Whatever the list, an endpoint is refused unless
+# it is a plain https address on port 443 that names its host (no address
+# literal, no user information, no backslash: notifications/push/devices.py).
 PUSH_SERVICE_HOSTS = env.list("PUSH_SERVICE_HOSTS", default=[
     "fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
     "push.apple.com",
 ])
+# Origins trusted exactly as written ("http://127.0.0.1:8090"): a push service
+# of your own or a local stand-in, which the rules above would refuse. Empty by default.
+PUSH_SERVICE_ORIGINS = env.list("PUSH_SERVICE_ORIGINS", default=[])
 
 # Telegram (notifications/telegram/): without TELEGRAM_BOT_TOKEN (from @BotFather)
 # the bot process exits at once and the profile does not offer Telegram.

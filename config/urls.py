@@ -26,3 +26,6 @@ urlpatterns = [
     path("", include("correspondence.urls")),
     path("", include("gameplay.urls")),
 ]
+
+# A server error under /api/ answers the API's JSON; elsewhere the site's page.
+handler500 = "api.views.server_error"

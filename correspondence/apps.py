@@ -8,7 +8,11 @@ class CorrespondenceConfig(AppConfig):
 
     def ready(self) -> None:
         from correspondence import live, selectors, tasks  # noqa: F401 (tasks registers the expiry task with the services)
+        from accounts import bots
+        from correspondence import bot_holds
         from gameplay import badge, events
+
+        bots.add_switch_hold(bot_holds.challenges_holding_the_switch)
 
         # The header's count of challenges waiting for the user's answer, next to the "your move" badge.
         badge.add_count(live.CHALLENGES_COUNT, selectors.pending_challenge_count)

@@ -129,6 +129,8 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
             raise CorrespondenceError(_("There is no player %(name)s.") % {"name": name}, code="not_found")
         if user.pk == by.pk:
             raise CorrespondenceError(_("You cannot challenge yourself."), code="bad_request")
+        if is_suspended(user):  # he could not accept it; the words do not say why (README "API")
+            raise CorrespondenceError(_("%(name)s cannot take challenges now.") % {"name": user.name}, code="refused")
         users.append(user)
     strangers = set(u.pk for u in users if u.challenges_from_friends_only) - set(
         Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
@@ -159,10 +161,10 @@ def create_challenge(by, usernames: list[str], game_kind: str, options: dict | N
     humans = 1 + len(users)
     players = players or max(humans, get_engine(game_kind).min_players)
     if players < humans:
-        raise CorrespondenceError(_("More players are named than the table has seats."), code="bad_request")
+        raise CorrespondenceError(_("More players are named than the table has seats."), code="illegal")
     if players > humans and not fill_with_bots:
         raise CorrespondenceError(
-            _("Name a player for every seat, or let computer players fill the others."), code="bad_request")
+            _("Name a player for every seat, or let computer players fill the others."), code="illegal")
     table = _table(time_control)
     try:
         checked = game_services.check_table(by, game_kind, options, players=players, rated=bool(rated), **table)

@@ -61,6 +61,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _, ngettext_lazy
 from limits import RateLimitItem, parse_many
@@ -421,16 +422,32 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         and after each call; the hop only made every frame and every state
         delivered to a socket wait in line behind the database work of the
         whole process (under load, other tables' moves)."""
+        if self.closing and message["type"] != "websocket.disconnect":
+            return  # it decided to close: nothing more is handled, not a frame of the closing handshake
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def close(self, code=None, reason=None):
+        """Close the socket; from now on it handles nothing (frames a client sends
+        during the closing handshake, group messages) but its disconnection."""
+        self.closing = True
+        await super().close(code, reason)
 
     async def accept(self, subprotocol=None, headers=None):
         await self.join_session_groups()
         await super().accept(subprotocol, headers)
         self.accepted = True
         self.keeping_groups = asyncio.ensure_future(self.keep_groups())
+        credential = self.scope.get("credential")
+        if credential is not None and credential.expires_at is not None:
+            self.expiring = asyncio.ensure_future(self.close_at(credential.expires_at))
+
+    async def close_at(self, moment) -> None:
+        """The API token this socket was opened with expires: the socket ends then."""
+        await asyncio.sleep(max(0.0, (moment - timezone.now()).total_seconds()))
+        await self.close(code=sockets.CLOSE_SIGNED_OUT)
 
     def member_of(self) -> list[str]:
         """The groups this socket joined (its game's or account's, its session's)."""
@@ -451,19 +468,28 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
                     log.warning("could not renew the membership of group %s", group, exc_info=True)
 
     async def join_session_groups(self) -> None:
-        """The socket ends with its session and its account's sessions (`accounts.sockets`)."""
+        """The socket ends with its session and its account's sessions, or with
+        the API token it was opened with (`accounts.sockets`)."""
         session = self.scope.get("session")
         user = self.scope.get("user")
+        credential = self.scope.get("credential")
         self.session_groups = []
         if session is not None and session.session_key:
             self.session_groups.append(sockets.session_group(session.session_key))
         if user is not None and user.is_authenticated:
             self.session_groups.append(sockets.account_group(user.pk))
+        if credential is not None:
+            self.session_groups.append(credential.group)
         for group in self.session_groups:
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def session_ended(self, event) -> None:
-        """The session this socket was opened with ended (logout, a password change...): close it."""
+        """The session this socket was opened with ended (logout, a password change...): close it.
+        A socket opened with an API token closes when its token no longer holds
+        (revoked, expired, the account suspended or deactivated), not for a password change."""
+        credential = self.scope.get("credential")
+        if credential is not None and await database_sync_to_async(credential.still_valid)():
+            return
         await self.close(code=sockets.CLOSE_SIGNED_OUT)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
@@ -483,6 +509,8 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "keeping_groups", None):
             self.keeping_groups.cancel()
+        if getattr(self, "expiring", None):
+            self.expiring.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         for group in getattr(self, "session_groups", ()):

@@ -11,8 +11,9 @@ class LeaguesConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
+        from accounts import bots
         from gameplay import events
-        from leagues import live, oversight, services
+        from leagues import bot_holds, live, oversight, services
         from leagues.models import Entry, Fixture, League, Season
         from moderation import permissions
 
@@ -28,3 +29,4 @@ class LeaguesConfig(AppConfig):
         post_save.connect(live.season_saved, sender=Season, dispatch_uid="leagues.season_saved")
         post_save.connect(live.entry_saved, sender=Entry, dispatch_uid="leagues.entry_saved")
         post_save.connect(live.fixture_saved, sender=Fixture, dispatch_uid="leagues.fixture_saved")
+        bots.add_switch_hold(bot_holds.seasons_holding_the_switch)

@@ -48,6 +48,19 @@ def _check_times(move_seconds, reserve_seconds, timer_seconds) -> None:
                                  MAX_RESERVE_SECONDS // clocks.DAY) % {"days": MAX_RESERVE_SECONDS // clocks.DAY}, code="bad_request")
 
 
+def _check_choices(time_preset, on_timeout, **flags) -> None:
+    """A table's choices, each of its type and among its values (the new-table
+    form's; every other caller, a challenge's stored time control too, is held
+    to them): an unknown preset is refused, not taken for the default."""
+    if not isinstance(time_preset, str) or time_preset not in clocks.PRESETS:
+        raise GameError(_("Unknown time control."), code="bad_request")
+    if not isinstance(on_timeout, str) or on_timeout not in Game.OnTimeout.values:
+        raise GameError(_("Unknown choice for when time runs out."), code="bad_request")
+    for name, value in flags.items():
+        if not isinstance(value, bool) and not (name == "night_pause" and value is None):
+            raise GameError(_("\"%(field)s\" must be true or false.") % {"field": name}, code="bad_request")
+
+
 @transaction.atomic
 def create_game(
     user,
@@ -99,16 +112,18 @@ def _new_game(user, engine_slug: str, options: dict | None, *, players: int | No
     engine = get_engine(engine_slug)
     players = players or engine.min_players
     if not engine.min_players <= players <= engine.max_players:
-        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players})
+        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players},
+                        code="illegal")  # the game's rules refuse the table (API: 422)
     try:
         options = engine.validate_options(options or {})
         engine.check_options_for_players(options, players)
     except ValueError as exc:
-        raise GameError(engine_message_text(exc), code="bad_request") from None
-    if not 1 <= series_length <= MAX_SERIES:
+        raise GameError(engine_message_text(exc), code="illegal") from None
+    _check_choices(time_preset, on_timeout, is_private=is_private, rated=rated, night_pause=night_pause)
+    if not _is_seconds(series_length, 1, MAX_SERIES):
         raise GameError(ngettext("A series has 1 to %(n)s game.", "A series has 1 to %(n)s games.", MAX_SERIES) % {"n": MAX_SERIES}, code="bad_request")
     _check_times(move_seconds, reserve_seconds, timer_seconds)
-    preset = clocks.PRESETS.get(time_preset) or clocks.PRESETS[clocks.DEFAULT_PRESET]
+    preset = clocks.PRESETS[time_preset]
     return Game(
         engine=engine_slug,
         options=options,

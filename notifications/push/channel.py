@@ -16,6 +16,7 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from notifications.channels import Destination, DestinationGone, Notice, TemporaryFailure
+from notifications.push.devices import InvalidSubscription, check_endpoint
 from notifications.push.models import PushSubscription
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,12 @@ def _vapid(private_key: str) -> Vapid:
 @lru_cache(maxsize=1)
 def _session() -> requests.Session:
     """One HTTP session per process, made on its first push (after a worker's fork):
-    the connections to a push service are kept and reused, not one per message."""
-    return requests.Session()
+    the connections to a push service are kept and reused, not one per message.
+    It follows no redirect: an endpoint is checked (devices.check_endpoint),
+    where a push service would send it on to is not."""
+    session = requests.Session()
+    session.max_redirects = 0  # a redirect raises TooManyRedirects (a RequestException): nothing is sent on
+    return session
 
 
 # The parts of a notice's key that name one occurrence, not what it is about.
@@ -78,6 +83,10 @@ class PushChannel:
         row = _subscription(destination)
         if row is None or row.user_id != notice.user_id:  # removed, or the device is now another player's
             raise DestinationGone(destination.key)
+        try:  # checked again: a row stored before a rule was tightened, or the allow-list changed since
+            check_endpoint(row.endpoint)
+        except InvalidSubscription as exc:
+            raise DestinationGone(f"{destination.key}: {exc}") from exc
         try:
             webpush(
                 subscription_info=row.subscription_info(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -16,6 +17,8 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from ua_parser import parse as parse_user_agent
+from urllib3.util import parse_url
+from urllib3.exceptions import LocationParseError
 
 from notifications.push.models import PushSubscription
 
@@ -53,19 +56,69 @@ def is_push_service(host: str) -> bool:
     return "*" in allowed or any(host == known or host.endswith("." + known) for known in allowed)
 
 
+# What an endpoint may hold: RFC 3986's characters, nothing else (no backslash,
+# space, control or non-ASCII character, which parsers read differently).
+URL_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+# A host name whose last label starts with a letter: not an address in any of
+# the forms a resolver takes (10.0.0.5, 167772165, 0xa000005, 10.5).
+HOST_NAME = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\.?")
+
+
+def _origin(scheme: str, host: str, port: int | None) -> str:
+    default = {"https": 443, "http": 80}.get(scheme)
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+def check_endpoint(endpoint: object) -> str:
+    """The endpoint, if the site may post to it, else InvalidSubscription. It
+    is read as the HTTP client (requests, through urllib3) will send it and as
+    the standard library reads it, and both must agree: no user information,
+    no backslash or other character outside RFC 3986, no address literal, an
+    https host on PUSH_SERVICE_HOSTS on port 443 (or an origin written in
+    PUSH_SERVICE_ORIGINS exactly). Checked when a device subscribes and again
+    before every push (the allow-list may have changed since)."""
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= MAX_ENDPOINT:
+        raise InvalidSubscription(_("The subscription has no valid endpoint."))
+    if not URL_CHARACTERS.fullmatch(endpoint):
+        raise InvalidSubscription(_("The subscription's endpoint holds characters an address may not."))
+    try:
+        sent = parse_url(endpoint)
+    except LocationParseError:
+        raise InvalidSubscription(_("The subscription has no valid endpoint.")) from None
+    read = urlsplit(endpoint)
+    try:
+        read_port = read.port
+    except ValueError:
+        raise InvalidSubscription(_("The subscription has no valid endpoint.")) from None
+    host = (sent.host or "").lower().strip("[]")
+    if (sent.auth is not None or "@" in read.netloc or sent.scheme != read.scheme or not host
+            or host != (read.hostname or "").lower() or sent.port != read_port):
+        raise InvalidSubscription(_("The subscription's endpoint is not a plain https address."))
+    if _origin(sent.scheme or "", host, sent.port) in settings.PUSH_SERVICE_ORIGINS:
+        return endpoint
+    if sent.scheme != "https" or sent.port not in (None, 443):
+        raise InvalidSubscription(_("The subscription's endpoint must be an https address."))
+    if not HOST_NAME.fullmatch(host) or _is_address(host):
+        raise InvalidSubscription(_("The subscription's endpoint must name its host, not a network address."))
+    if not is_push_service(host):
+        raise InvalidSubscription(_("This browser's push service is not one the site sends to."))
+    return endpoint
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def parse_subscription(data: object) -> Subscription:
     """The browser's `PushSubscription.toJSON()` ({endpoint, keys: {p256dh, auth}}),
     checked: an https endpoint, the browser's P-256 public key, a 16-byte auth secret."""
     if not isinstance(data, dict):
         raise InvalidSubscription(_("Send the browser's push subscription as a JSON object."))
-    endpoint = data.get("endpoint")
-    if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
-        raise InvalidSubscription(_("The subscription has no valid endpoint."))
-    parts = urlsplit(endpoint)
-    if parts.scheme != "https" or not parts.hostname:
-        raise InvalidSubscription(_("The subscription's endpoint must be an https address."))
-    if not is_push_service(parts.hostname):
-        raise InvalidSubscription(_("This browser's push service is not one the site sends to."))
+    endpoint = check_endpoint(data.get("endpoint"))
     keys = data.get("keys")
     if not isinstance(keys, dict):
         raise InvalidSubscription(_("The subscription has no keys."))

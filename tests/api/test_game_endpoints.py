@@ -131,7 +131,9 @@ def test_a_table_against_computer_players_starts_at_once(players):
 def test_unknown_games_and_bad_tables_are_refused_clearly(players):
     client = api_for(players[0])
     assert client.post("/api/v1/games", {"engine": "chess"}).json()["code"] == "bad_request"
-    assert client.post("/api/v1/games", {"engine": "durak", "players": 9}).status_code == 422
+    beyond_every_game = client.post("/api/v1/games", {"engine": "durak", "players": 9})
+    assert beyond_every_game.status_code == 400 and beyond_every_game.json()["code"] == "bad_request"  # the schema's bounds
+    assert client.post("/api/v1/games", {"engine": "durak", "players": 5}).status_code == 422  # Durak's own
     missing = client.get("/api/v1/games/999999")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 

@@ -104,3 +104,31 @@ def test_the_page_limits_how_many_tokens_an_account_makes(players, settings):
     client = signed_in(players[0])
     statuses = [client.post("/api/tokens/", {"name": f"t{i}", "scopes": ["read"]}).status_code for i in range(3)]
     assert statuses == [200, 200, 429] and ApiToken.objects.count() == 2
+
+
+def test_the_page_that_shows_a_new_token_s_secret_is_kept_by_no_cache(players):
+    page = signed_in(players[0]).post("/api/tokens/", {"name": "my bot", "scopes": ["read"], "days": "30"})
+
+    assert page.context["created"]["secret"] in page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+
+
+def test_a_staff_account_that_is_no_moderator_cannot_revoke_a_player_s_token(players, django_user_model):
+    token_for(players[0])
+    token = ApiToken.objects.get()
+    staff = django_user_model.objects.create_user("clerk", password="pw-not-used-1", is_staff=True)
+
+    signed_in(staff).post(f"/api/tokens/{token.pk}/revoke/")
+
+    assert ApiToken.objects.get().revoked_at is None
+
+
+def test_a_moderator_revokes_a_player_s_token_from_the_admin_and_it_is_audited(players, django_user_model):
+    token_for(players[0])
+    token = ApiToken.objects.get()
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+
+    signed_in(root).post("/admin/api/apitoken/", {"action": "revoke", "_selected_action": [token.pk]})
+
+    assert ApiToken.objects.get().revoked_at is not None
+    assert TokenEvent.objects.filter(token=token, action="revoked", by=root).exists()

@@ -16,6 +16,7 @@ from correspondence.models import Challenge, Follow, Invitation
 from correspondence.signals import challenge_received
 from gameplay.badge import user_group
 from gameplay.models import Game
+from moderation.services import people
 
 from .conftest import client_for
 
@@ -221,3 +222,14 @@ def test_a_suspended_account_neither_challenges_nor_accepts(players):
     with pytest.raises(services.CorrespondenceError, match="suspended"):
         challenge(a, "player0")
     assert services.answer_challenge(sent.pk, a, False).status == Challenge.Status.DECLINED  # declining is fine
+
+
+def test_a_suspended_account_cannot_be_challenged_and_the_refusal_does_not_say_why(players, django_user_model):
+    people.suspend(players[1].pk, django_user_model.objects.create_superuser("root", "root@example.org", "pw"), "spam")
+
+    with pytest.raises(services.CorrespondenceError) as refused:
+        services.create_challenge(players[0], [players[1].username], "durak")
+
+    assert refused.value.code == "refused"
+    assert refused.value.message == f"{players[1].name} cannot take challenges now."
+    assert not Challenge.objects.exists()

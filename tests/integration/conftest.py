@@ -186,6 +186,22 @@ def change_password(username):
     return {"changed": True}
 
 
+def new_token(username):
+    from api import tokens
+
+    user = get_user_model().objects.get(username=username)
+    return {"token": tokens.create_token(user, "integration", ["read", "play"], None)[1]}
+
+
+def revoke_token(raw):
+    from api import tokens
+    from api.models import ApiToken
+
+    token = ApiToken.objects.select_related("user").get(key_hash=tokens.digest(raw))
+    tokens.revoke_token(token.pk, token.user)
+    return {"revoked": True}
+
+
 def new_user(username, password):
     get_user_model().objects.create_user(username=username, password=password, email=f"{username}@example.com")
     return {"username": username}
@@ -193,7 +209,7 @@ def new_user(username, password):
 
 OPS = {"new_game": new_game, "new_user": new_user, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
-       "abort_active": abort_active}
+       "abort_active": abort_active, "new_token": new_token, "revoke_token": revoke_token}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
 '''
 
@@ -352,7 +368,7 @@ class CeleryStack:
 
         number = sum(p.name.startswith("daphne") for p in self.processes) + 1
         process = self.start_process(
-            f"daphne{number}", ["-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            f"daphne{number}", ["-m", "config.daphne", *options, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             ready=listening,
         )
         return process, port

@@ -50,3 +50,33 @@ def test_a_socket_closes_within_a_second_when_its_session_ends_in_another_proces
         stack.helper(ending, cookie if ending == "end_session" else player)
         code = closed_within_a_second(ws)
     assert code == CLOSE_SIGNED_OUT, stack.logs()
+
+
+def test_a_token_s_socket_and_stream_end_within_a_second_when_another_process_revokes_it(web_stack):
+    """Issue 38: the same for an API token's socket and NDJSON stream."""
+    import http.client
+    import time
+
+    from websockets.sync.client import connect
+
+    stack = web_stack
+    game = stack.helper("new_game", "ends-token", DAY, DAY)
+    player = game["seats"][1]["username"]
+    token = stack.helper("new_token", player)["token"]
+    stream = http.client.HTTPConnection("127.0.0.1", stack.daphne_port, timeout=10)
+    stream.request("GET", f"/api/v1/games/{game['game']}/stream", headers={"Authorization": f"Bearer {token}"})
+    response = stream.getresponse()
+    assert response.status == 200
+    assert b'"state"' in response.readline()
+    with connect(f"ws://127.0.0.1:{stack.daphne_port}/ws/games/{game['game']}/",
+                 additional_headers={"Authorization": f"Bearer {token}"}, open_timeout=10, close_timeout=2,
+                 ping_interval=None) as ws:
+        assert receive(ws, "state")["seat"] == 1
+        receive(ws, "chat_history")
+        stack.helper("revoke_token", token)
+        revoked_at = time.monotonic()
+        code = closed_within_a_second(ws)
+        assert response.read() in (b"", b"\n")  # the stream ends: nothing but a keep-alive before its end
+        stream_ended_after = time.monotonic() - revoked_at
+    assert code == CLOSE_SIGNED_OUT, stack.logs()
+    assert stream_ended_after < 1.5

@@ -200,6 +200,9 @@ def vapid(settings):
 
 
 @pytest.fixture
-def push_service():
+def push_service(settings):
+    """The stand-in, trusted by its exact origin (PUSH_SERVICE_ORIGINS): it is
+    plain HTTP on a loopback address, which no subscription may name otherwise."""
     with PushService() as service:
+        settings.PUSH_SERVICE_ORIGINS = [*settings.PUSH_SERVICE_ORIGINS, service.origin]
         yield service
