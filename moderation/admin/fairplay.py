@@ -22,9 +22,9 @@ from moderation.models import PairReview
 from ratings.models import Rating
 
 REASONS = {
-    "sparing": _("spares the other in Durak: throws in on his defence far less often than on the others'"),
-    "gifts": _("hands the other tricks he needed himself"),
-    "spoiling": _("spoils the other players' exact bids at his own cost, never this one's"),
+    "sparing": _("spares the other in Durak: throws in on the other's defence far less often than on the others'"),
+    "gifts": _("hands the other tricks this player needed"),
+    "spoiling": _("spoils the other players' exact bids at a cost to this player, never the other's"),
     "boosting": _("hands the other rated wins: resigned, lost on time or short games"),
 }
 
@@ -35,17 +35,17 @@ FIGURES = {
     "throws_on_partner": _("throw-ins on the other's defence"),
     "throw_chances_on_others": _("chances to throw in on the others' defence"),
     "throws_on_others": _("throw-ins on the others' defence"),
-    "bouts_led_on_partner": _("bouts he led against the other"),
+    "bouts_led_on_partner": _("bouts led against the other"),
     "partner_beat_off": _("of those, beaten off by the other"),
     "bouts_defended_by_partner": _("bouts the other defended"),
     "partner_beat_off_all": _("of those, beaten off"),
-    "gift_chances_to_partner": _("tricks he needed and could take, else the other's"),
+    "gift_chances_to_partner": _("tricks needed and within reach, else the other's"),
     "gifts_to_partner": _("of those, left to the other"),
-    "gift_chances_to_others": _("tricks he needed and could take, else a third player's"),
-    "gifts_to_others": _("of those, left to him"),
-    "spoil_chances_on_others": _("tricks he did not need that would give a third player his exact bid"),
+    "gift_chances_to_others": _("tricks needed and within reach, else a third player's"),
+    "gifts_to_others": _("of those, left to the third player"),
+    "spoil_chances_on_others": _("tricks not needed that would give a third player an exact bid"),
     "spoils_on_others": _("of those, taken (the bid spoilt)"),
-    "spoil_chances_on_partner": _("tricks he did not need that would give the other his exact bid"),
+    "spoil_chances_on_partner": _("tricks not needed that would give the other an exact bid"),
     "spoils_on_partner": _("of those, taken"),
     "head_to_head": _("two-player games between them"),
     "drawn": _("of those, drawn"),
