@@ -255,6 +255,7 @@
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
     if (current.hands) root.appendChild(renderer.renderHands ? renderer.renderHands(current.hands) : renderHands(current.hands));
+    if (current.orders) root.appendChild(renderOrders(current.orders));
     const outcome = renderOutcome(current.result);
     if (outcome) root.appendChild(outcome);
     if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));
@@ -270,6 +271,83 @@
     announceTurn();
     showEnding(current.result);
     chat.setOpen(current.status === "active");
+  }
+
+  // ---- standing orders (gameplay/engine/orders.py): this seat's alone -----------------
+  const ORDER_KINDS = {
+    forced: () => gettext("Make my move when it is the only legal one"),
+    bid: () => gettext("Bid at this deal"),
+    trump: () => gettext("Call trump at this deal"),
+    duck: () => gettext("When I cannot win the trick, play my lowest card (this deal)"),
+    take: () => gettext("Take the cards in this bout"),
+    cheapest: () => gettext("Beat with the cheapest card that beats, else take (this bout)"),
+  };
+
+  function paramLabel(name, value) {
+    if (name === "suit") return value === null ? gettext("no trump") : SUITS[value];
+    return String(value);
+  }
+
+  function orderText(order) {
+    const kind = (ORDER_KINDS[order.kind] || (() => order.kind))();
+    const params = Object.entries(order.params || {}).map(([name, value]) => paramLabel(name, value));
+    return params.length ? kind + ": " + params.join(", ") : kind;
+  }
+
+  function postOrders(body) {
+    showError("");
+    fetch(root.dataset.ordersUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    }).then((r) => r.json()).then((msg) => { if (msg.type === "error") showError(msg.message); sync(); })
+      .catch(() => showError(gettext("The order could not be sent. Try again.")));
+  }
+
+  function orderLine(order) {
+    if (order.status === "pending") {
+      return el("li", { class: "order pending", "data-order": order.id }, [orderText(order) + " ",
+        el("button", { type: "button", class: "cancel-order", text: gettext("Cancel"),
+          onclick: () => postOrders({ cancel: order.id }) })]);
+    }
+    const note = order.status === "applied"
+      ? interpolate(gettext("done by your order (move %(n)s)"), { n: order.move }, true)
+      : interpolate(gettext("lapsed: %(reason)s"), { reason: order.reason || "" }, true);
+    return el("li", { class: "order " + order.status, "data-order": order.id }, [orderText(order) + " — " + note]);
+  }
+
+  function orderForm(kinds) {
+    const kindSelect = el("select", { name: "kind", "aria-label": gettext("Order") },
+      kinds.map((k) => el("option", { value: k.kind, text: (ORDER_KINDS[k.kind] || (() => k.kind))() })));
+    const paramsBox = el("span", { class: "order-params" });
+    function showParams() {
+      const kind = kinds.find((k) => k.kind === kindSelect.value);
+      paramsBox.replaceChildren(...Object.entries(kind ? kind.params : {}).map(([name, values]) =>
+        el("select", { name: name, "aria-label": name },
+          values.map((v, i) => el("option", { value: String(i), text: paramLabel(name, v) })))));
+    }
+    kindSelect.addEventListener("change", showParams);
+    showParams();
+    return el("form", { class: "order-form", onsubmit: (e) => {
+      e.preventDefault();
+      const kind = kinds.find((k) => k.kind === kindSelect.value);
+      const params = {};
+      paramsBox.querySelectorAll("select").forEach((sel) => { params[sel.name] = kind.params[sel.name][Number(sel.value)]; });
+      postOrders({ set: { kind: kind.kind, params: params } });
+    } }, [kindSelect, " ", paramsBox, " ", el("button", { type: "submit", class: "set-order", text: gettext("Set order") })]);
+  }
+
+  function renderOrders(orders) {
+    const settled = orders.list.some((o) => o.status !== "pending");
+    return el("details", { class: "orders", open: orders.list.length > 0 }, [
+      el("summary", { text: interpolate(gettext("My standing orders (%(n)s)"), { n: orders.list.filter((o) => o.status === "pending").length }, true) }),
+      el("p", { class: "small", text: gettext("Only you see them. The server makes the move for you at your turn; to the others it is a move like any other.") }),
+      el("ul", { class: "order-list" }, orders.list.map(orderLine)),
+      settled ? el("button", { type: "button", class: "dismiss-orders", text: gettext("Clear the notices"),
+        onclick: () => postOrders({ dismiss: true }) }) : null,
+      orders.kinds.length ? orderForm(orders.kinds) : null,
+    ]);
   }
 
   // How the game ended (gameplay/results.py), in the page's head: it arrives live with the state.
