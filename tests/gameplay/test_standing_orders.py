@@ -337,3 +337,22 @@ def test_the_players_own_move_the_order_the_deadline_and_a_moderator_racing_exac
     order = StandingOrder.objects.get(game=game)
     assert (order.status == "applied") == (Move.objects.filter(
         game=game, position=seat, action={"type": "bid", "tricks": 0}).exists() and order.move_seq is not None)
+
+
+# -- the rules pages ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("slug, kinds", [
+    ("joker", {"forced", "bid", "trump", "duck"}), ("durak", {"forced", "take", "cheapest"}),
+    ("odessa", {"forced"}), ("domino_poker", {"forced"}), ("ipuker", {"forced"}),
+])
+def test_each_order_of_a_game_has_a_sentence_on_its_rules_page(client, slug, kinds, language):
+    from gameplay.engine.orders import RESOLVERS
+
+    assert kinds == {"forced"} | {kind for game, kind in RESOLVERS if game == slug}
+    client.cookies["django_language"] = language
+    text = client.get(reverse("rules_game", args=[slug]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert 'id="orders"' in text
+    assert {kind for kind in kinds if f'data-order="{kind}"' in text} == kinds
+    assert ("Приказы" in text) == (language == "ru")
