@@ -356,3 +356,32 @@ def test_each_order_of_a_game_has_a_sentence_on_its_rules_page(client, slug, kin
     assert 'id="orders"' in text
     assert {kind for kind in kinds if f'data-order="{kind}"' in text} == kinds
     assert ("Приказы" in text) == (language == "ru")
+
+
+# -- the API ---------------------------------------------------------------------------------------------------
+
+
+def test_a_program_sets_and_cancels_an_order_through_the_api_and_bad_ones_are_refused(players):
+    from tests.api.conftest import api_for
+
+    game = joker_at_bids(players)
+    seat = next_bidder(game)
+    api = api_for(players[seat])
+    answer = api.post(f"/api/v1/games/{game.pk}/orders", {"kind": "bid", "params": {"tricks": 1}})
+    assert answer.status_code == 200, answer.content
+    order_id = answer.json()["id"]
+    state = api.get(f"/api/v1/games/{game.pk}").json()
+    assert [(o["id"], o["status"]) for o in state["orders"]["list"]] == [(order_id, "pending")]
+    other = api_for(players[(seat + 1) % 4]).get(f"/api/v1/games/{game.pk}").json()
+    assert other["orders"]["list"] == []
+    refused = api.post(f"/api/v1/games/{game.pk}/orders", {"kind": "cheapest"})
+    assert refused.status_code == 422 and "cannot set the order 'cheapest'" in refused.json()["message"]
+    malformed = api.post(f"/api/v1/games/{game.pk}/orders", {"kind": "bid", "params": 3, "what": 1})
+    assert malformed.status_code in (400, 422)
+    not_mine = api_for(players[(seat + 1) % 4]).client.delete(
+        f"/api/v1/games/{game.pk}/orders/{order_id}", headers=api_for(players[(seat + 1) % 4]).headers)
+    assert not_mine.status_code == 404
+    cancelled = api.client.delete(f"/api/v1/games/{game.pk}/orders/{order_id}", headers=api.headers)
+    assert cancelled.status_code == 200
+    assert StandingOrder.objects.get(pk=order_id).status == "cancelled"
+    assert fresh(game).state == game.state
