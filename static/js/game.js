@@ -338,9 +338,11 @@
     } }, [kindSelect, " ", paramsBox, " ", el("button", { type: "submit", class: "set-order", text: gettext("Set order") })]);
   }
 
+  let ordersOpen = null; // the player opened or closed the panel: kept across renders
   function renderOrders(orders) {
     const settled = orders.list.some((o) => o.status !== "pending");
-    return el("details", { class: "orders", open: orders.list.length > 0 }, [
+    const open = ordersOpen === null ? orders.list.length > 0 : ordersOpen;
+    return el("details", { class: "orders", open: open, ontoggle: (e) => { ordersOpen = e.target.open; } }, [
       el("summary", { text: interpolate(gettext("My standing orders (%(n)s)"), { n: orders.list.filter((o) => o.status === "pending").length }, true) }),
       el("p", { class: "small", text: gettext("Only you see them. The server makes the move for you at your turn; to the others it is a move like any other.") }),
       el("ul", { class: "order-list" }, orders.list.map(orderLine)),
