@@ -14,16 +14,19 @@ Every game:
 - ``forced``: "make my move when it is the only legal one" (the last card,
   the one card that follows suit, the only allowed bid). Holds for the
   whole game.
-Joker (scope: the deal, ``state["deal"]``):
+Joker, Odessa, domino Poker (scope: the deal, ``state["deal"]``):
 - ``bid``: "bid N at this deal" (params ``tricks``); settable before his bid
-  at this deal; lapses if N is not allowed when his turn comes (the
-  dealer's forbidden sum).
-- ``trump``: "call trump X at this deal" (params ``suit``: ``S C D H`` or
-  ``None`` for no trump); settable by the trump chooser of a 9-card deal,
-  who has seen his first three cards, before he calls.
+  at this deal; lapses if N is not allowed when his turn comes (Joker's and
+  Odessa's dealer's forbidden sum, Odessa's special deals' limits).
+Joker and Odessa:
 - ``duck``: "when I cannot win the trick, play my lowest card" (the
   weakest legal ordinary card, the automatic move's choice); for this deal.
   It waits while the player could win the trick now (a joker always can).
+  Odessa: the same, with its joker (7♠, or the 53rd card) and its rules.
+Joker alone:
+- ``trump``: "call trump X at this deal" (params ``suit``: ``S C D H`` or
+  ``None`` for no trump); settable by the trump chooser of a 9-card deal,
+  who has seen his first three cards, before he calls.
 Durak (scope: the bout, ``state["bout"]``):
 - ``take``: "take the cards in this bout": the defender takes at his turn.
 - ``cheapest``: "beat with the cheapest card that beats, else take": the
@@ -56,6 +59,7 @@ from .durak import Phase as DurakPhase
 from .durak import beats, card_cost, unbeaten_cards
 from .joker import FULL_HAND
 from .joker import Phase as JokerPhase
+from .odessa import odessa_joker
 from .tricks import Play, Trick
 
 FORCED = "forced"
@@ -90,8 +94,12 @@ def kinds(state: State, seat: int) -> list[dict]:
         return []
     found = [{"kind": FORCED, "params": {}}]
     game = state.get("game")
+    if game in BIDDING:
+        found += _bid_kinds(state, seat)
     if game == "joker":
         found += _joker_kinds(state, seat)
+    elif game == "odessa" and state["phase"] in ("bid", "play"):
+        found.append({"kind": "duck", "params": {}})
     elif game == "durak":
         found += _durak_kinds(state, seat)
     return found
@@ -124,7 +132,7 @@ def scope_of(state: State, kind: str) -> int | None:
     """The stretch of the game an order of ``kind`` holds for: None (the whole game), the deal or the bout."""
     if kind == FORCED:
         return None
-    return state["deal"] if state.get("game") == "joker" else state.get("bout")
+    return state.get("bout") if state.get("game") == "durak" else state.get("deal")
 
 
 # -- what an order gives at the seat's turn ------------------------------------------
@@ -138,7 +146,7 @@ def resolve(engine, state: State, seat: int, order: dict) -> Resolution:
         return Resolution(lapse=LAPSE_RULES)
     kind = order["kind"]
     if order.get("scope") is not None and scope_of(state, kind) != order["scope"]:
-        return Resolution(lapse=LAPSE_DEAL if state.get("game") == "joker" else LAPSE_BOUT)
+        return Resolution(lapse=LAPSE_BOUT if state.get("game") == "durak" else LAPSE_DEAL)
     legal = engine.legal_actions(state, seat)
     if kind == FORCED:
         found = Resolution(action=legal[0]) if len(legal) == 1 else WAIT
@@ -157,28 +165,39 @@ def _in_play(state: State) -> bool:
     return isinstance(state, dict) and state.get("phase") not in (None, "over")
 
 
-# -- Joker ---------------------------------------------------------------------------
+# -- bids: Joker, Odessa, domino Poker ----------------------------------------------
+
+# The games with a "bid N at this deal" order, and the state's key of the hand size.
+BIDDING = {"joker": "cards", "odessa": "cards", "domino_poker": "tiles"}
+BID_PHASES = ("trump", "bid")  # the deal's phases before and at the bids
 
 
-def _joker_kinds(state: State, seat: int) -> list[dict]:
-    found = []
-    phase = state["phase"]
-    if phase in (JokerPhase.TRUMP, JokerPhase.BID) and state["bids"][seat] is None:
-        found.append({"kind": "bid", "params": {"tricks": list(range(state["cards"] + 1))}})
-    if phase == JokerPhase.TRUMP and state["cards"] == FULL_HAND and state["trump_chooser"] == seat:
-        found.append({"kind": "trump", "params": {"suit": [*SUITS, None]}})
-    if phase in (JokerPhase.TRUMP, JokerPhase.BID, JokerPhase.PLAY):
-        found.append({"kind": "duck", "params": {}})
-    return found
+def _bid_kinds(state: State, seat: int) -> list[dict]:
+    if state["phase"] in BID_PHASES and state["bids"][seat] is None:
+        return [{"kind": "bid", "params": {"tricks": list(range(state[BIDDING[state["game"]]] + 1))}}]
+    return []
 
 
-def _joker_bid(engine, state: State, seat: int, params: dict) -> Resolution:
+def _bid(engine, state: State, seat: int, params: dict) -> Resolution:
     if state["phase"] == JokerPhase.TRUMP:
         return WAIT
     if state["phase"] != JokerPhase.BID or state["bids"][seat] is not None:
         return Resolution(lapse=LAPSE_DEAL)
     action = {"type": "bid", "tricks": params["tricks"]}
     return Resolution(action=action) if action in engine.legal_actions(state, seat) else Resolution(lapse=LAPSE_BID)
+
+
+# -- Joker (and Odessa's duck) ---------------------------------------------------------
+
+
+def _joker_kinds(state: State, seat: int) -> list[dict]:
+    found = []
+    phase = state["phase"]
+    if phase == JokerPhase.TRUMP and state["cards"] == FULL_HAND and state["trump_chooser"] == seat:
+        found.append({"kind": "trump", "params": {"suit": [*SUITS, None]}})
+    if phase in (JokerPhase.TRUMP, JokerPhase.BID, JokerPhase.PLAY):
+        found.append({"kind": "duck", "params": {}})
+    return found
 
 
 def _joker_trump(engine, state: State, seat: int, params: dict) -> Resolution:
@@ -191,7 +210,8 @@ def _joker_duck(engine, state: State, seat: int, params: dict) -> Resolution:
     """The weakest ordinary card when no legal play would be winning the trick now."""
     if state["phase"] != JokerPhase.PLAY or not state["trick"]:
         return WAIT
-    trick = Trick.from_dicts(state["trick"], state["trump"])
+    trick = Trick.from_dicts(state["trick"], state["trump"], *(
+        [odessa_joker(state["options"]["deck"])] if state["game"] == "odessa" else []))
     for action in engine.legal_actions(state, seat):
         play = Play(seat=seat, card=action["card"], joker=action.get("joker"), suit=action.get("suit"))
         if trick.add(play).winner() == seat:
@@ -231,7 +251,10 @@ def _durak_cheapest(engine, state: State, seat: int, params: dict) -> Resolution
 
 
 RESOLVERS = {
-    ("joker", "bid"): _joker_bid,
+    ("joker", "bid"): _bid,
+    ("odessa", "bid"): _bid,
+    ("domino_poker", "bid"): _bid,
+    ("odessa", "duck"): _joker_duck,
     ("joker", "trump"): _joker_trump,
     ("joker", "duck"): _joker_duck,
     ("durak", "take"): _durak_take,

@@ -158,3 +158,25 @@ def test_orders_never_give_a_move_that_is_not_legal_over_random_games(slug):
             actors = engine.actors(state)
             seat = rng.choice(actors)
             state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+
+@pytest.mark.parametrize("slug", ["odessa", "domino_poker"])
+def test_odessa_and_domino_poker_players_order_their_bid_for_the_deal(slug):
+    engine = get_engine(slug)
+    state = engine.start(players=4, options={}, seed=5)
+    rng = random.Random(1)
+    while state["phase"] != "bid":
+        seat = engine.actors(state)[0]
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    seat = engine.actors(state)[0]
+    later = next(s for s in range(4) if s != seat and state["bids"][s] is None)
+    order = orders.make_order(state, later, "bid", {"tricks": 0})
+    assert order["scope"] == state["deal"]
+    while later not in engine.actors(state):
+        assert orders.resolve(engine, state, later, order) == orders.WAIT
+        actor = engine.actors(state)[0]
+        state, _ = engine.apply(state, actor, engine.legal_actions(state, actor)[-1])
+    found = orders.resolve(engine, state, later, order)
+    assert found.action == {"type": "bid", "tricks": 0} or found.lapse == orders.LAPSE_BID
+    if found.action:
+        assert found.action in engine.legal_actions(state, later)
