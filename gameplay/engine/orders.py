@@ -39,6 +39,12 @@ setter is no longer the defender) or the bout ends without his turn.
 (Durak's "done for me in this bout" for throwers is older: see ``ahead_action``
 in core.py; the platform applies it at once, as before.)
 
+Spent or standing
+-----------------
+``forced``, ``duck`` and ``cheapest`` stand until their scope ends
+(``REPEATING``): each fitting turn gets its move. The others are spent by
+their one move.
+
 When an order lapses
 --------------------
 At the seat's turn, before anything else: the game is played under another
@@ -63,6 +69,9 @@ from .odessa import odessa_joker
 from .tricks import Play, Trick
 
 FORCED = "forced"
+# Orders that stay after making a move, for the rest of their scope (every other order is spent
+# by its move): the only legal move, the lowest card while the player cannot win, the cheapest beat.
+REPEATING = {FORCED, "duck", "cheapest"}
 
 
 @dataclass(frozen=True)

@@ -178,8 +178,7 @@ def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
         if found.action is None:
             continue
         StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
-        order.status, order.settled_at, order.move_seq = StandingOrder.Status.APPLIED, now, game.version + 1
-        order.save(update_fields=["status", "settled_at", "move_seq"])
+        _mark_applied(order, game.version + 1, now)
         _after_order(seat)
         moves.apply_move(game, seat.position, dict(found.action), by=Move.By.PLAYER, user=seat.user)
         return True
@@ -188,6 +187,18 @@ def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
         seat.save(update_fields=["has_orders"])
         broadcast.seat_changed_on_commit(game.pk, seat.position)
     return False
+
+
+def _mark_applied(order: StandingOrder, seq: int, now: datetime) -> None:
+    """The order made move `seq`: a spent order is marked applied; a standing one
+    (`vocabulary.REPEATING`) stays pending, and a copy marked applied records the move."""
+    if order.kind in vocabulary.REPEATING:
+        StandingOrder.objects.create(game_id=order.game_id, position=order.position, user_id=order.user_id,
+                                     kind=order.kind, params=order.params, scope=order.scope, rules=order.rules,
+                                     status=StandingOrder.Status.APPLIED, move_seq=seq, settled_at=now)
+        return
+    order.status, order.settled_at, order.move_seq = StandingOrder.Status.APPLIED, now, seq
+    order.save(update_fields=["status", "settled_at", "move_seq"])
 
 
 def _after_order(seat: Seat) -> None:

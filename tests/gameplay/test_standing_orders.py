@@ -385,3 +385,29 @@ def test_a_program_sets_and_cancels_an_order_through_the_api_and_bad_ones_are_re
     assert cancelled.status_code == 200
     assert StandingOrder.objects.get(pk=order_id).status == "cancelled"
     assert fresh(game).state == game.state
+
+
+def test_a_standing_order_stays_for_the_next_fitting_turn_and_each_of_its_moves_is_marked(players):
+    from tests.engine.durak_helpers import scripted
+
+    with time_machine.travel(START, tick=False):
+        game = started_game("durak", players[:2])
+        state = scripted([["7S", "7D", "KC"], ["8S", "9D", "TD", "JD"]])
+        Game.objects.filter(pk=game.pk).update(state=state)
+        game = fresh(game)
+        services.update_clocks(game, DURAK, timezone.now(), mover=None)
+        services.set_order(game.pk, players[1], "cheapest", {})
+        services.submit_move(game.pk, players[0], {"type": "attack", "cards": ["7S"]}, game.version)
+    with time_machine.travel(Seat.objects.get(game=game, position=1).order_at, tick=False):
+        assert services.release_orders(game.pk) == 1
+        game = fresh(game)
+        services.submit_move(game.pk, players[0], {"type": "throw", "cards": ["7D"]}, game.version)
+        again = Seat.objects.get(game=game, position=1).order_at
+    with time_machine.travel(again, tick=False):
+        assert services.release_orders(game.pk) == 1
+    beats = list(Move.objects.filter(game=game, position=1).values_list("action", flat=True))
+    assert beats == [{"type": "beat", "attack": "7S", "card": "8S"}, {"type": "beat", "attack": "7D", "card": "9D"}]
+    game = fresh(game)
+    marked = [line.seq for line in move_log(game, list(game.seats.all()), 1) if line.by == "by your order"]
+    assert len(marked) == 2
+    assert StandingOrder.objects.filter(game=game, status="pending", kind="cheapest").count() == 1
