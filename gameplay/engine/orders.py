@@ -27,6 +27,12 @@ Joker alone:
 - ``trump``: "call trump X at this deal" (params ``suit``: ``S C D H`` or
   ``None`` for no trump); settable by the trump chooser of a 9-card deal,
   who has seen his first three cards, before he calls.
+Ipuker (scope: the round, ``state["round"]``), set while the non-leaders stake:
+- ``leader_stake``: the leader's "stake N if the stakes reach 27" (params
+  ``tokens``, 9 to the table's maximum); applied when he is asked for it,
+  lapses if the round stops early.
+- ``pass``: a non-leader's "pass N cards this round" (params ``count``,
+  0 to 9), applied in the round's card phase (secret like any count).
 Durak (scope: the bout, ``state["bout"]``):
 - ``take``: "take the cards in this bout": the defender takes at his turn.
 - ``cheapest``: "beat with the cheapest card that beats, else take": the
@@ -65,6 +71,8 @@ from .durak import Phase as DurakPhase
 from .durak import beats, card_cost, unbeaten_cards
 from .joker import FULL_HAND
 from .joker import Phase as JokerPhase
+from .ipuker import CARDS_PER_PLAYER as IPUKER_CARDS
+from .ipuker import LEADER_MIN_STAKE as IPUKER_LEADER_MIN_STAKE
 from .odessa import odessa_joker
 from .tricks import Play, Trick
 
@@ -88,6 +96,7 @@ WAIT = Resolution()
 LAPSE_RULES = N_("The rules of the game were updated, so your order no longer applies.")
 LAPSE_DEAL = N_("The deal ended before your order could apply.")
 LAPSE_BOUT = N_("The bout ended before your order could apply.")
+LAPSE_ROUND = N_("The round ended before your order could apply.")
 LAPSE_BID = N_("Your ordered bid is not allowed now.")
 LAPSE_NOT_DEFENDER = N_("You are no longer the defender in this bout.")
 LAPSE_NOT_LEGAL = N_("Your order no longer fits the game.")
@@ -111,6 +120,8 @@ def kinds(state: State, seat: int) -> list[dict]:
         found.append({"kind": "duck", "params": {}})
     elif game == "durak":
         found += _durak_kinds(state, seat)
+    elif game == "ipuker":
+        found += _ipuker_kinds(state, seat)
     return found
 
 
@@ -141,7 +152,8 @@ def scope_of(state: State, kind: str) -> int | None:
     """The stretch of the game an order of ``kind`` holds for: None (the whole game), the deal or the bout."""
     if kind == FORCED:
         return None
-    return state.get("bout") if state.get("game") == "durak" else state.get("deal")
+    game = state.get("game")
+    return state.get("bout") if game == "durak" else state.get("round") if game == "ipuker" else state.get("deal")
 
 
 # -- what an order gives at the seat's turn ------------------------------------------
@@ -155,7 +167,7 @@ def resolve(engine, state: State, seat: int, order: dict) -> Resolution:
         return Resolution(lapse=LAPSE_RULES)
     kind = order["kind"]
     if order.get("scope") is not None and scope_of(state, kind) != order["scope"]:
-        return Resolution(lapse=LAPSE_BOUT if state.get("game") == "durak" else LAPSE_DEAL)
+        return Resolution(lapse={"durak": LAPSE_BOUT, "ipuker": LAPSE_ROUND}.get(state.get("game"), LAPSE_DEAL))
     legal = engine.legal_actions(state, seat)
     if kind == FORCED:
         found = Resolution(action=legal[0]) if len(legal) == 1 else WAIT
@@ -259,6 +271,35 @@ def _durak_cheapest(engine, state: State, seat: int, params: dict) -> Resolution
     return Resolution(action=action if action in engine.legal_actions(state, seat) else {"type": "take"})
 
 
+# -- Ipuker ----------------------------------------------------------------------------
+
+
+def _ipuker_kinds(state: State, seat: int) -> list[dict]:
+    """While the non-leaders stake: the leader may order his stake, a non-leader his cards to pass."""
+    if state["phase"] != "stake":
+        return []
+    if seat == state["leader"]:
+        tokens = list(range(IPUKER_LEADER_MIN_STAKE, state["options"]["max_stake"] + 1))
+        return [{"kind": "leader_stake", "params": {"tokens": tokens}}]
+    return [{"kind": "pass", "params": {"count": list(range(IPUKER_CARDS + 1))}}]
+
+
+def _ipuker_leader_stake(engine, state: State, seat: int, params: dict) -> Resolution:
+    if state["phase"] == "stake":
+        return WAIT
+    if state["phase"] != "leader_stake" or seat != state["leader"]:
+        return Resolution(lapse=LAPSE_ROUND)
+    return Resolution(action={"type": "stake", "tokens": params["tokens"]})
+
+
+def _ipuker_pass(engine, state: State, seat: int, params: dict) -> Resolution:
+    if state["phase"] in ("stake", "leader_stake"):
+        return WAIT
+    if state["phase"] != "cards":
+        return Resolution(lapse=LAPSE_ROUND)
+    return Resolution(action={"type": "cards", "count": params["count"]})
+
+
 RESOLVERS = {
     ("joker", "bid"): _bid,
     ("odessa", "bid"): _bid,
@@ -266,6 +307,8 @@ RESOLVERS = {
     ("odessa", "duck"): _joker_duck,
     ("joker", "trump"): _joker_trump,
     ("joker", "duck"): _joker_duck,
+    ("ipuker", "leader_stake"): _ipuker_leader_stake,
+    ("ipuker", "pass"): _ipuker_pass,
     ("durak", "take"): _durak_take,
     ("durak", "cheapest"): _durak_cheapest,
 }

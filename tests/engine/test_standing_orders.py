@@ -180,3 +180,30 @@ def test_odessa_and_domino_poker_players_order_their_bid_for_the_deal(slug):
     assert found.action == {"type": "bid", "tricks": 0} or found.lapse == orders.LAPSE_BID
     if found.action:
         assert found.action in engine.legal_actions(state, later)
+
+
+def test_an_ipuker_leader_orders_his_stake_and_a_player_his_cards_to_pass_while_the_others_stake():
+    engine = get_engine("ipuker")
+    state = engine.start(players=4, options={}, seed=9)
+    leader = state["leader"]
+    others = [s for s in range(4) if s != leader]
+    stake = orders.make_order(state, leader, "leader_stake", {"tokens": 12})
+    passing = orders.make_order(state, others[0], "pass", {"count": 2})
+    assert [k["kind"] for k in orders.kinds(state, others[0])] == ["forced", "pass"]
+    for seat in others:
+        assert orders.resolve(engine, state, leader, stake) == orders.WAIT
+        state, _ = engine.apply(state, seat, {"type": "stake", "tokens": 10})
+    assert orders.resolve(engine, state, leader, stake).action == {"type": "stake", "tokens": 12}
+    state, _ = engine.apply(state, leader, {"type": "stake", "tokens": 12})
+    assert orders.resolve(engine, state, others[0], passing).action == {"type": "cards", "count": 2}
+
+
+def test_an_ipuker_order_of_another_round_lapses():
+    engine = get_engine("ipuker")
+    state = engine.start(players=4, options={}, seed=9)
+    leader = state["leader"]
+    stake = orders.make_order(state, leader, "leader_stake", {"tokens": 12})
+    for seat in [s for s in range(4) if s != leader]:
+        state, _ = engine.apply(state, seat, {"type": "stake", "tokens": 9})
+    assert engine.actors(state) == [leader]
+    assert orders.resolve(engine, state, leader, {**stake, "scope": state["round"] + 1}).lapse == orders.LAPSE_ROUND

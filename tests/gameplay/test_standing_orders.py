@@ -345,7 +345,7 @@ def test_the_players_own_move_the_order_the_deadline_and_a_moderator_racing_exac
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("slug, kinds", [
     ("joker", {"forced", "bid", "trump", "duck"}), ("durak", {"forced", "take", "cheapest"}),
-    ("odessa", {"forced", "bid", "duck"}), ("domino_poker", {"forced", "bid"}), ("ipuker", {"forced"}),
+    ("odessa", {"forced", "bid", "duck"}), ("domino_poker", {"forced", "bid"}), ("ipuker", {"forced", "leader_stake", "pass"}),
 ])
 def test_each_order_of_a_game_has_a_sentence_on_its_rules_page(client, slug, kinds, language):
     from gameplay.engine.orders import RESOLVERS
