@@ -319,17 +319,26 @@
     return el("li", { class: "order " + order.status, "data-order": order.id }, [orderText(order) + " — " + note]);
   }
 
+  // The kind and parameters chosen in the form, kept across renders (a state message may come
+  // between the choice and the click).
+  const orderChoice = { kind: null, params: {} };
+
   function orderForm(kinds) {
+    if (!kinds.some((k) => k.kind === orderChoice.kind)) orderChoice.kind = kinds[0].kind;
     const kindSelect = el("select", { name: "kind", "aria-label": gettext("Order") },
-      kinds.map((k) => el("option", { value: k.kind, text: (ORDER_KINDS[k.kind] || (() => k.kind))() })));
+      kinds.map((k) => el("option", { value: k.kind, text: (ORDER_KINDS[k.kind] || (() => k.kind))(),
+        selected: k.kind === orderChoice.kind })));
     const paramsBox = el("span", { class: "order-params" });
     function showParams() {
       const kind = kinds.find((k) => k.kind === kindSelect.value);
-      paramsBox.replaceChildren(...Object.entries(kind ? kind.params : {}).map(([name, values]) =>
-        el("select", { name: name, "aria-label": name },
-          values.map((v, i) => el("option", { value: String(i), text: paramLabel(name, v) })))));
+      paramsBox.replaceChildren(...Object.entries(kind ? kind.params : {}).map(([name, values]) => {
+        const chosen = Math.min(orderChoice.params[name] || 0, values.length - 1);
+        return el("select", { name: name, "aria-label": name,
+          onchange: (e) => { orderChoice.params[name] = Number(e.target.value); } },
+          values.map((v, i) => el("option", { value: String(i), text: paramLabel(name, v), selected: i === chosen })));
+      }));
     }
-    kindSelect.addEventListener("change", showParams);
+    kindSelect.addEventListener("change", () => { orderChoice.kind = kindSelect.value; orderChoice.params = {}; showParams(); });
     showParams();
     return el("form", { class: "order-form", onsubmit: (e) => {
       e.preventDefault();

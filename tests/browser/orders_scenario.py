@@ -7,7 +7,11 @@ Prints one JSON line.
 
 - ``durak_defender USERNAME PASSWORD OTHER``: a two-player Durak table of two people where the
   other (seat 0) is to attack and the player (seat 1) will defend.
+- ``joker_bidder USERNAME PASSWORD OTHER``: a Joker table of four people at the bids of its first
+  deal, where the player bids after someone else (the other is the first to bid).
 - ``attack GAME``: the attacker attacks with his lowest card.
+- ``advance GAME POSITION``: the other people move by hand (their first legal move) until the game
+  waits for seat POSITION.
 - ``release GAME``: the time of the standing orders of every seat on the clock has come (the beat
   sweep's work, without waiting for it): `services.release_orders`.
 """
@@ -29,6 +33,40 @@ def durak_defender(username: str, password: str, other: str) -> dict:
     services.join_game(game.pk, user)
     game = Game.objects.get(pk=game.pk)
     return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
+
+
+def joker_bidder(username: str, password: str, other: str) -> dict:
+    from gameplay import services
+    from gameplay.models import Game
+
+    user = _player(username, password)
+    people = [_player(f"{other}{i}" if i else other, password) for i in range(3)]
+    game = services.create_game(people[0], "joker", None, players=4)
+    for person in people[1:]:
+        services.join_game(game.pk, person)
+    services.join_game(game.pk, user)
+    game = Game.objects.get(pk=game.pk)
+    first = game.state["turn"]
+    position = game.seats.get(user=user).position
+    if position == first:  # the player must not be the first to bid: swap his seat with the next one
+        raise AssertionError("the player is the first to bid; change the scenario's seats")
+    return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version, "position": position,
+            "first": first, "first_name": game.seats.get(position=first).user.username}
+
+
+def advance(game_id: str, position: str) -> dict:
+    from gameplay import services
+    from gameplay.engine import get_engine
+    from gameplay.models import Game
+
+    game = Game.objects.get(pk=int(game_id))
+    engine = get_engine(game.engine)
+    while int(position) not in engine.actors(game.state):
+        actor = engine.actors(game.state)[0]
+        seat = game.seats.get(position=actor)
+        services.submit_move(game.pk, seat.user, engine.legal_actions(game.state, actor)[0], game.version)
+        game = Game.objects.get(pk=game.pk)
+    return {"version": game.version}
 
 
 def attack(game_id: str) -> dict:
@@ -73,7 +111,8 @@ def main(argv: list[str]) -> None:
 
     django.setup()
     name, *args = argv
-    print(json.dumps({"durak_defender": durak_defender, "attack": attack, "release": release}[name](*args)))
+    print(json.dumps({"durak_defender": durak_defender, "joker_bidder": joker_bidder, "attack": attack,
+                      "advance": advance, "release": release}[name](*args)))
 
 
 if __name__ == "__main__":
