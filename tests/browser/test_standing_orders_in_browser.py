@@ -1,7 +1,8 @@
-"""Standing orders in a real Chromium (issue 42), in Durak and Joker: a Durak defender sets "take the cards in this bout"
-and an order he then cancels on the game page, sees them listed for him alone; the server takes for
-him at his turn; his move list says "by your order", while the attacker's page, in a second
-browser, shows an ordinary move and no hint of any order."""
+"""Standing orders in a real Chromium (issue 42), in Durak and Joker: a Durak defender sets "take
+the cards in this bout" and an order he then cancels on the game page, sees them listed for him
+alone; the server takes for him at his turn; his move list says "by your order", while the
+attacker's page, in a second browser, shows an ordinary move and no hint of any order. A Joker
+player orders his bid, which another player's page shows as an ordinary bid."""
 
 import pytest
 

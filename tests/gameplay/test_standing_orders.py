@@ -4,13 +4,12 @@ at a secret moment, as his own move; lapsing with a notice; never for a substitu
 racing the player's own move, the deadline and a moderator, exactly one moves."""
 
 import json
-import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
