@@ -235,3 +235,15 @@ class Challenges(Schema):
 class AnswerIn(Schema):
     model_config = STRICT
     reason: str = Field("", max_length=Invitation.REASON_LENGTH, description="a decline's reason, if any")
+
+
+class OrderIn(Schema):
+    model_config = STRICT
+    kind: str = Field(max_length=16, description='a standing order this game has now, e.g. "forced", "bid", "take" '
+                                                 '(rules page, "Standing orders"; the state\'s orders.kinds)')
+    params: dict[str, Any] = Field(default_factory=dict, description='e.g. {"tricks": 2} for Joker\'s "bid"')
+
+
+class OrderOut(Schema):
+    type: str = "orders_ack"
+    id: int | None

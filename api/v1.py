@@ -17,6 +17,7 @@ from api.errors import ApiError
 from api.schemas import (
     Account, Ack, AnswerIn, ChallengeIn, ChallengeOut, Challenges, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
 )
+from api.schemas import OrderIn, OrderOut
 from correspondence import selectors as correspondence
 from correspondence import services as challenges_service
 from correspondence.limits import challenge_limits
@@ -154,6 +155,20 @@ def legal_moves(request, game_id: Id):
 def move(request, game_id: Id, body: MoveIn):
     result = services.submit_move(game_id, request.user, body.action, body.version, body.move_id)
     return {"type": "ack", "move_id": body.move_id, "version": result.version, "duplicate": result.duplicate}
+
+
+@games.post("/{int:game_id}/orders", response=_responses(OrderOut), auth=auth.PLAY, summary="Set a standing order",
+            description="A move said in advance, carried out by the server at your turn as your move "
+                        "(the same service as the page; only your seat sees it, in the state's orders).")
+def set_order(request, game_id: Id, body: OrderIn):
+    return {"type": "orders_ack", "id": services.set_order(game_id, request.user, body.kind, body.params).pk}
+
+
+@games.delete("/{int:game_id}/orders/{int:order_id}", response=_responses(OrderOut), auth=auth.PLAY,
+              summary="Cancel a standing order")
+def cancel_order(request, game_id: Id, order_id: Id):
+    services.cancel_order(game_id, request.user, order_id)
+    return {"type": "orders_ack", "id": order_id}
 
 
 @games.post("/{int:game_id}/resign", response=_responses(Ack), auth=auth.PLAY, summary="Resign")

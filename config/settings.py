@@ -301,6 +301,11 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Seconds a computer player "thinks" before its move; after this many more
 # seconds without it, beat's sweep queues the move again.
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
+# Standing orders (gameplay/engine/orders.py) are looked at once a turn, at a moment drawn from a
+# secret (gameplay.clocks.release_delay): between 1 s and the smaller of this many seconds and half
+# the move time after the seat went on the clock, so that when an order's move appears tells nobody
+# anything about the cards or the order.
+ORDER_RELEASE_MAX_SECONDS = env.float("ORDER_RELEASE_MAX_SECONDS", default=2 * 3600.0)
 BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
 
 # Clocks (see gameplay/clocks.py and gameplay/tasks.py).

@@ -26,14 +26,17 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from gameplay import lookups
 from gameplay.engine import get_engine
+from gameplay.engine import orders as order_vocabulary
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
-from gameplay.models import ChatMessage, Game
+from gameplay.models import ChatMessage, Game, StandingOrder
 from gameplay.loading import seats_loaded, with_seats
 from gameplay.results import game_result
 
@@ -60,7 +63,8 @@ def game_payload(game: Game, position: int | None, seats: list | None = None, va
     if players is None:
         players = players_info(seats, vacations, seat_ratings(game, seats) if ratings is False else ratings)
     shared = shared_payload(game, result, series_info(game) if series is False else series, players)
-    return {**shared, **seat_payload(game.engine, game.state, game.status, position, ahead_scopes(seats))}
+    return {**shared, **seat_payload(game.engine, game.state, game.status, position, ahead_scopes(seats)),
+            **orders_part(game.state, game.status, position, seat_orders(game.pk, seats, position))}
 
 
 def shared_payload(game: Game, result: dict, series: dict | None, players: list[dict]) -> dict:
@@ -100,6 +104,35 @@ def seat_payload(engine_name: str, state: dict | None, status: str, position: in
         if engine.ahead_action is not None:
             part["ahead"] = ahead_of(engine, state, position, ahead.get(position))
     return part
+
+
+def orders_part(state: dict | None, status: str, position: int | None, orders: dict[int, list[dict]]) -> dict:
+    """A seat's own standing orders (gameplay/engine/orders.py): the kinds it may set now and
+    its orders to show (pending, and applied or lapsed ones not yet dismissed). The spectators'
+    and the other seats' messages never carry them."""
+    if position is None or state is None or status != Game.Status.ACTIVE:
+        return {}
+    return {"orders": {"kinds": order_vocabulary.kinds(state, position), "list": orders.get(position, [])}}
+
+
+def seat_orders(game_id: int, seats: list, only: int | None = None) -> dict[int, list[dict]]:
+    """{position: its orders to show} for the seats that have any (`Seat.has_orders`; `only`: that
+    seat alone): one query, none if no such seat."""
+    shown = [s.position for s in seats if s.has_orders and (only is None or s.position == only)]
+    if not shown:
+        return {}
+    rows = StandingOrder.objects.filter(game_id=game_id, position__in=shown).filter(
+        Q(status=StandingOrder.Status.PENDING) | Q(seen=False)).order_by("created_at", "id")
+    found: dict[int, list[dict]] = {}
+    for order in rows:
+        found.setdefault(order.position, []).append(order_json(order))
+    return found
+
+
+def order_json(order: StandingOrder) -> dict:
+    """One order as its seat's view lists it; a lapsed one says why, in the seat's language."""
+    return {"id": order.pk, "kind": order.kind, "params": order.params, "status": order.status,
+            "reason": gettext(order.reason) if order.reason else None, "move": order.move_seq}
 
 
 def ahead_scopes(seats: list) -> dict[int, int | None]:
@@ -270,6 +303,7 @@ class FanOut:
         self.events = events
         self.positions = [s.position for s in seats]
         self.ahead = ahead_scopes(seats)
+        self.orders = seat_orders(game.pk, seats)
         self.languages = {s.position: s.user.language for s in seats if s.user_id}
         self.occupants = {s.position: s.user_id for s in seats}
 
@@ -281,7 +315,8 @@ class FanOut:
     def message(self, position: int | None) -> dict:
         # Each seat reads its messages (the reasons on disabled cards) in its own language.
         with translation.override(self.languages.get(position) or settings.LANGUAGE_CODE):
-            payload = {**self.shared, **seat_payload(self.engine, self.state, self.status, position, self.ahead)}
+            payload = {**self.shared, **seat_payload(self.engine, self.state, self.status, position, self.ahead),
+                       **orders_part(self.state, self.status, position, self.orders)}
         payload["events"] = self.events
         return seat_event(payload, position, self.occupants.get(position),
                           [u for u in self.occupants.values() if u])

@@ -16,6 +16,8 @@ The engine says who is on the clock and what expiry does
 Everything here is pure: times in, times out (aware datetimes).
 """
 
+import hashlib
+import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -148,3 +150,20 @@ def format_duration(seconds: int) -> str:
         if count:
             parts.append(f"{count} {unit}")
     return " ".join(parts) or f"0 {_('s')}"
+
+
+def release_delay(secret: str, game_id: int, version: int, position: int, clock_seconds: int,
+                  longest: float, shortest: float = 1.0, share: float = 0.5) -> float:
+    """Seconds after a seat goes on the clock at which its standing orders
+    are looked at (and the move one gives is made): drawn uniformly from
+    [shortest, min(longest, share × the move time)] by an HMAC-SHA-256 of
+    the server's `secret` and "game:version:seat". It depends on nothing
+    else: not on the cards, not on whether an order applies, not on the
+    orders at all, so the moment a move by order appears tells the table
+    nothing a move by hand at that moment would not. Always before the
+    deadline (`share` < 1 of the move time, which pauses only lengthen)."""
+    digest = hmac.new(secret.encode(), f"{game_id}:{version}:{position}".encode(), hashlib.sha256).digest()
+    fraction = int.from_bytes(digest[:8], "big") / 2**64
+    top = max(0.0, min(longest, share * clock_seconds))
+    low = min(shortest, top)
+    return low + fraction * (top - low)

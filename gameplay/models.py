@@ -222,6 +222,13 @@ class Seat(models.Model):
     # The player said his "done" in advance for this stretch of the game
     # (Durak: the bout number); applied when the game waits for it. Private.
     ahead_scope = models.PositiveIntegerField(_("done said in advance for"), null=True, blank=True)
+    # Standing orders (StandingOrder): the seat has pending ones or notices its player has not
+    # dismissed (its view lists them, read only then); one was ever applied (his move list marks
+    # them, read only then); when the pending ones are next looked at in this turn (private, drawn
+    # by `services.orders.release_time`, never sent to anybody).
+    has_orders = models.BooleanField(_("has standing orders"), default=False)
+    used_orders = models.BooleanField(_("had a standing order applied"), default=False)
+    order_at = models.DateTimeField(_("standing orders released at"), null=True, blank=True, db_index=True)
     # Last sign of life from the game page (WebSocket connect or heartbeat).
     seen_at = models.DateTimeField(_("last seen at the table"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
@@ -309,6 +316,46 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} seat {self.position}: {self.action}"
+
+
+class StandingOrder(models.Model):
+    """A move a player says in advance (gameplay/engine/orders.py: the vocabulary), private to
+    his seat. Pending until it is applied as his move (by the server, at his turn, recorded as a
+    move by the player: the table cannot tell it from a move by hand), lapses (its `reason`, an
+    engine template, tells him why) or he cancels it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPLIED = "applied", _("applied")
+        LAPSED = "lapsed", _("lapsed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="orders", verbose_name=_("game"))
+    position = models.PositiveSmallIntegerField(_("seat number (from 0)"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player"))
+    kind = models.CharField(_("kind"), max_length=16)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    scope = models.PositiveIntegerField(_("holds for (deal or bout)"), null=True, blank=True)
+    rules = models.PositiveSmallIntegerField(_("rules version"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(_("why it lapsed"), max_length=200, blank=True)
+    move_seq = models.PositiveIntegerField(_("applied as move number"), null=True, blank=True)
+    seen = models.BooleanField(_("dismissed by the player"), default=False)
+    created_at = models.DateTimeField(_("set at"), auto_now_add=True)
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position", "created_at", "id"]
+        verbose_name = _("standing order")
+        verbose_name_plural = _("standing orders")
+        indexes = [models.Index(fields=["game", "position", "status"], name="order_game_seat_status")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.position}: {self.kind} {self.params} ({self.status})"
+
+    def as_order(self) -> dict:
+        """The engine's form of the order (gameplay.engine.orders)."""
+        return {"kind": self.kind, "params": self.params, "scope": self.scope, "rules": self.rules}
 
 
 class ChatMessage(models.Model):

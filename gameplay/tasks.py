@@ -112,6 +112,7 @@ def queue_bot_move(game_id: int, version: int) -> None:
 
 @shared_task(ignore_result=True)
 def enforce_deadlines(game_id: int, version: int) -> None:
+    services.release_orders(game_id)
     services.expire_deadlines(game_id, version)
     services.send_time_warnings(game_id=game_id)
     # The task of the current version keeps watching until the version changes
@@ -121,12 +122,15 @@ def enforce_deadlines(game_id: int, version: int) -> None:
 
 
 def next_clock_event(game_id: int):
-    """The nearest future deadline or unsent warning of a game, or None."""
+    """The nearest future deadline, unsent warning or standing orders' release of a game, or None."""
     now = timezone.now()
     times = []
-    for deadline, warn_at, warned in Seat.objects.filter(game_id=game_id).values_list("deadline", "warn_at", "warned"):
+    for deadline, warn_at, warned, order_at in Seat.objects.filter(game_id=game_id).values_list(
+            "deadline", "warn_at", "warned", "order_at"):
         if deadline and deadline > now:
             times.append(deadline)
+        if order_at and order_at > now:
+            times.append(order_at)
         if warn_at and not warned and warn_at > now:
             times.append(warn_at)
     return min(times, default=None)
@@ -167,8 +171,14 @@ def queue_approaching_deadlines() -> int:
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
-    """Every few seconds (beat): enforce every overdue deadline, send due
-    warnings, and queue again computer moves whose task was lost."""
+    """Every few seconds (beat): release the standing orders that fell due, enforce every
+    overdue deadline, send due warnings, and queue again computer moves whose task was lost."""
+    released = 0
+    for game_id in services.due_order_game_ids():
+        try:
+            released += services.release_orders(game_id)
+        except Exception:
+            log.exception("releasing the standing orders of game %s failed", game_id)
     expired = 0
     for game_id in services.overdue_game_ids():
         try:
@@ -177,7 +187,7 @@ def sweep() -> dict:
             log.exception("enforcing the deadlines of game %s failed", game_id)
     warned = services.send_time_warnings()
     queued = 0 if settings.CELERY_TASK_ALWAYS_EAGER else queue_approaching_deadlines()
-    return {"expired": expired, "warned": warned, "queued": queued, "bots": requeue_stalled_bots()}
+    return {"released": released, "expired": expired, "warned": warned, "queued": queued, "bots": requeue_stalled_bots()}
 
 
 def requeue_stalled_bots() -> int:

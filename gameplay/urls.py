@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/state/", views.state, name="game_state"),
     path("games/<int:game_id>/move/", views.move, name="game_move"),
     path("games/<int:game_id>/ahead/", views.ahead, name="game_ahead"),
+    path("games/<int:game_id>/orders/", views.orders, name="game_orders"),
     path("invite/<str:code>/", views.invite, name="invite"),
     path("rules/", rules.rules_index, name="rules"),
     path("rules/<slug:slug>/", rules.rules_page, name="rules_game"),

@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
-from gameplay.models import Game, Move, Seat
+from gameplay.models import Game, Move, Seat, StandingOrder
 from gameplay.records import ADJUDICATE, RESIGN, RULES, SUBSTITUTE, TIMEOUT, apply_recorded
 
 
@@ -104,6 +104,15 @@ def replayed(game: Game, moves: list[Move]) -> list[tuple[dict, list[dict]]] | N
     return steps
 
 
+def _ordered_moves(game: Game, seats: list[Seat], viewer: int | None) -> set[int]:
+    """The moves the viewer's standing orders made (read only if his seat ever had one applied)."""
+    seat = next((s for s in seats if s.position == viewer), None) if viewer is not None else None
+    if seat is None or not seat.used_orders:
+        return set()
+    return set(StandingOrder.objects.filter(game=game, position=viewer, status=StandingOrder.Status.APPLIED)
+               .values_list("move_seq", flat=True))
+
+
 def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move] | None = None) -> list[LogLine]:
     """The game's moves as the seat `viewer` (None: a spectator) may read them, oldest first."""
     moves = list(game.moves.order_by("seq")) if moves is None else moves
@@ -111,6 +120,7 @@ def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move
     names = seat_names(seats)
     shown = module.shown_moves(game, moves, viewer) if module and hasattr(module, "shown_moves") else None
     steps = replayed(game, moves) if module and hasattr(module, "describe_played") and moves else None
+    by_order = _ordered_moves(game, seats, viewer)
     lines = []
     for index, move in enumerate(moves):
         visible = shown is None or move.seq in shown
@@ -125,5 +135,7 @@ def move_log(game: Game, seats: list[Seat], viewer: int | None, moves: list[Move
         # Said only for the clock's and a moderator's moves (a computer's name says it is one), and
         # not for a hidden commitment: a time-out's stake is the minimum, so the mark would tell it.
         by = move.get_by_display() if visible and move.by in (Move.By.TIMEOUT, Move.By.MODERATOR) else ""
+        if move.seq in by_order and move.position == viewer:
+            by = gettext("by your order")  # his own list alone: to the others it is a move by hand
         lines.append(LogLine(seq=move.seq, text=text, by=str(by), then=tuple(then)))
     return lines

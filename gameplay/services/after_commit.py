@@ -99,6 +99,12 @@ def _changes_of(game: Game) -> Changes:
     return changes
 
 
+def clocks_changed(game: Game) -> None:
+    """A private change of the locked `game` moved a time its tasks watch (a seat's standing
+    orders' release time): the deadline task is queued again, and no view is sent to anybody."""
+    _changes_of(game).clocks = True
+
+
 def event_published(game: Game, event: str, details: dict) -> None:
     """An event of the locked `game` waits for the commit: its after-commit
     subscribers get it from the follow-up (no views are sent for it alone)."""

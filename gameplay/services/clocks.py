@@ -212,7 +212,7 @@ def update_clocks(game: Game, engine, now: datetime, mover: int | None) -> float
 
 
 CLOCK_FIELDS = ["reserve_seconds_left", "clock_started_at", "clock_seconds", "clock_uses_reserve", "deadline",
-                "in_reserve", "warn_at", "warned", "turn_notified"]
+                "in_reserve", "warn_at", "warned", "turn_notified", "order_at"]
 
 
 def _start_clock(seat: Seat, game: Game, timer: dict, now: datetime, pauses: clocks.Pauses) -> None:
@@ -224,9 +224,21 @@ def _start_clock(seat: Seat, game: Game, timer: dict, now: datetime, pauses: clo
     seat.warn_at = clocks.advance(now, clocks.WARN_SHARE * (seat.clock_seconds + _reserve_of(seat)), pauses)
     seat.warned = False
     seat.turn_notified = False
+    seat.order_at = order_release_at(seat, game, now)
+
+
+def order_release_at(seat: Seat, game: Game, now: datetime) -> datetime | None:
+    """When the seat's standing orders are looked at in the turn starting `now` (None: it has
+    none, or a computer or nobody sits there): `clocks.release_delay`, a secret draw."""
+    if not seat.has_orders or seat.is_bot or seat.user_id is None:
+        return None
+    delay = clocks.release_delay(settings.SECRET_KEY, game.pk, game.version, seat.position, seat.clock_seconds,
+                                 settings.ORDER_RELEASE_MAX_SECONDS)
+    return now + timedelta(seconds=delay)
 
 
 def _stop_clock(seat: Seat) -> None:
+    seat.order_at = None
     seat.clock_started_at = None
     seat.deadline = None
     seat.in_reserve = False

@@ -36,6 +36,7 @@ from gameplay.models import ChatMessage, Game, Move, Seat
 from gameplay.records import ADJUDICATE, SUBSTITUTE
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
+from gameplay.services import orders as standing_orders
 from gameplay.services.after_commit import game_changed
 from gameplay.services.moves import finish_with_result
 
@@ -91,11 +92,12 @@ def _give_seat(game: Game, seat: Seat, user) -> None:
     seat.user = user
     seat.is_bot = user is None
     seat.ahead_scope = None  # the replaced player's private "done in advance"
+    standing_orders.drop_orders(game, seat)  # and his standing orders: never for the new holder
     seat.seen_at = None
     seat.auto_streak = 0
     seat.has_vacations = True  # the new holder's vacations are read for the clock
     game.__dict__.pop("_vacations", None)
-    seat.save(update_fields=["user", "is_bot", "ahead_scope", "seen_at", "auto_streak"])
+    seat.save(update_fields=["user", "is_bot", "ahead_scope", "seen_at", "auto_streak", "has_orders", "order_at"])
 
 
 def set_message_hidden(message: ChatMessage, hidden: bool) -> None:

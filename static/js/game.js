@@ -255,6 +255,7 @@
     root.dataset.version = current.version;
     renderer.render(view).forEach((node) => node && root.appendChild(node));
     if (current.hands) root.appendChild(renderer.renderHands ? renderer.renderHands(current.hands) : renderHands(current.hands));
+    if (current.orders) root.appendChild(renderOrders(current.orders));
     const outcome = renderOutcome(current.result);
     if (outcome) root.appendChild(outcome);
     if (current.series && current.series.next_game) root.appendChild(nextGameLink(current.series.next_game));
@@ -270,6 +271,96 @@
     announceTurn();
     showEnding(current.result);
     chat.setOpen(current.status === "active");
+  }
+
+  // ---- standing orders (gameplay/engine/orders.py): this seat's alone -----------------
+  const ORDER_KINDS = {
+    forced: () => gettext("Make my move when it is the only legal one"),
+    bid: () => gettext("Bid at this deal"),
+    trump: () => gettext("Call trump at this deal"),
+    duck: () => gettext("When I cannot win the trick, play my lowest card (this deal)"),
+    take: () => gettext("Take the cards in this bout"),
+    cheapest: () => gettext("Beat with the cheapest card that beats, else take (this bout)"),
+    leader_stake: () => gettext("As the leader, stake if the stakes reach 27 (this round)"),
+    pass: () => gettext("Pass cards this round"),
+  };
+
+  function paramLabel(name, value) {
+    if (name === "suit") return value === null ? gettext("no trump") : SUITS[value];
+    return String(value);
+  }
+
+  function orderText(order) {
+    const kind = (ORDER_KINDS[order.kind] || (() => order.kind))();
+    const params = Object.entries(order.params || {}).map(([name, value]) => paramLabel(name, value));
+    return params.length ? kind + ": " + params.join(", ") : kind;
+  }
+
+  function postOrders(body) {
+    showError("");
+    fetch(root.dataset.ordersUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    }).then((r) => r.json()).then((msg) => { if (msg.type === "error") showError(msg.message); sync(); })
+      .catch(() => showError(gettext("The order could not be sent. Try again.")));
+  }
+
+  function orderLine(order) {
+    if (order.status === "pending") {
+      return el("li", { class: "order pending", "data-order": order.id }, [orderText(order) + " ",
+        el("button", { type: "button", class: "cancel-order", text: gettext("Cancel"),
+          onclick: () => postOrders({ cancel: order.id }) })]);
+    }
+    const note = order.status === "applied"
+      ? interpolate(gettext("done by your order (move %(n)s)"), { n: order.move }, true)
+      : interpolate(gettext("lapsed: %(reason)s"), { reason: order.reason || "" }, true);
+    return el("li", { class: "order " + order.status, "data-order": order.id }, [orderText(order) + " — " + note]);
+  }
+
+  // The kind and parameters chosen in the form, kept across renders (a state message may come
+  // between the choice and the click).
+  const orderChoice = { kind: null, params: {} };
+
+  function orderForm(kinds) {
+    if (!kinds.some((k) => k.kind === orderChoice.kind)) orderChoice.kind = kinds[0].kind;
+    const kindSelect = el("select", { name: "kind", "aria-label": gettext("Order") },
+      kinds.map((k) => el("option", { value: k.kind, text: (ORDER_KINDS[k.kind] || (() => k.kind))(),
+        selected: k.kind === orderChoice.kind })));
+    const paramsBox = el("span", { class: "order-params" });
+    function showParams() {
+      const kind = kinds.find((k) => k.kind === kindSelect.value);
+      paramsBox.replaceChildren(...Object.entries(kind ? kind.params : {}).map(([name, values]) => {
+        const chosen = Math.min(orderChoice.params[name] || 0, values.length - 1);
+        return el("select", { name: name, "aria-label": name,
+          onchange: (e) => { orderChoice.params[name] = Number(e.target.value); } },
+          values.map((v, i) => el("option", { value: String(i), text: paramLabel(name, v), selected: i === chosen })));
+      }));
+    }
+    kindSelect.addEventListener("change", () => { orderChoice.kind = kindSelect.value; orderChoice.params = {}; showParams(); });
+    showParams();
+    return el("form", { class: "order-form", onsubmit: (e) => {
+      e.preventDefault();
+      const kind = kinds.find((k) => k.kind === kindSelect.value);
+      const params = {};
+      paramsBox.querySelectorAll("select").forEach((sel) => { params[sel.name] = kind.params[sel.name][Number(sel.value)]; });
+      postOrders({ set: { kind: kind.kind, params: params } });
+    } }, [kindSelect, " ", paramsBox, " ", el("button", { type: "submit", class: "set-order", text: gettext("Set order") })]);
+  }
+
+  let ordersOpen = null; // the player opened or closed the panel: kept across renders
+  function renderOrders(orders) {
+    const settled = orders.list.some((o) => o.status !== "pending");
+    const open = ordersOpen === null ? orders.list.length > 0 : ordersOpen;
+    return el("details", { class: "orders", open: open, ontoggle: (e) => { ordersOpen = e.target.open; } }, [
+      el("summary", { text: interpolate(gettext("My standing orders (%(n)s)"), { n: orders.list.filter((o) => o.status === "pending").length }, true) }),
+      el("p", { class: "small", text: gettext("Only you see them. The server makes the move for you at your turn; to the others it is a move like any other.") }),
+      el("ul", { class: "order-list" }, orders.list.map(orderLine)),
+      settled ? el("button", { type: "button", class: "dismiss-orders", text: gettext("Clear the notices"),
+        onclick: () => postOrders({ dismiss: true }) }) : null,
+      orders.kinds.length ? orderForm(orders.kinds) : null,
+    ]);
   }
 
   // How the game ended (gameplay/results.py), in the page's head: it arrives live with the state.
