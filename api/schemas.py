@@ -237,11 +237,16 @@ class AnswerIn(Schema):
     reason: str = Field("", max_length=Invitation.REASON_LENGTH, description="a decline's reason, if any")
 
 
+# A standing order's parameter: a small number (tricks, cards, tokens), a suit or a tile, or none.
+OrderValue = Annotated[int, Field(ge=0, le=1000)] | Annotated[str, Field(max_length=8)] | None
+
+
 class OrderIn(Schema):
     model_config = STRICT
     kind: str = Field(max_length=16, description='a standing order this game has now, e.g. "forced", "bid", "take" '
                                                  '(rules page, "Standing orders"; the state\'s orders.kinds)')
-    params: dict[str, Any] = Field(default_factory=dict, description='e.g. {"tricks": 2} for Joker\'s "bid"')
+    params: dict[Annotated[str, Field(max_length=16)], OrderValue] = Field(
+        default_factory=dict, max_length=4, description='e.g. {"tricks": 2} for Joker\'s "bid", {"suit": "H"} for "trump"')
 
 
 class OrderOut(Schema):
