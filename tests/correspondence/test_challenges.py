@@ -152,7 +152,9 @@ def test_the_challenged_hear_of_it_live_by_email_and_through_the_signal(players,
     notice = async_to_sync(layer.receive)(channel)
     assert notice == {"type": "user.notice", "for_watchers": False,
                       "notice": {"type": "notice", "kind": "challenge", "challenge": sent.pk, "by": me.name,
-                                 "engine": "durak"}}
+                                 "engine": "durak", "engine_name": "Durak",
+                                 "terms": notice["notice"]["terms"]}}
+    assert notice["notice"]["terms"][0] == "podkidnoy, 3 players"
     assert [m.to for m in mail.outbox] == [[a.email]]  # b takes no emails
     assert "player0 challenges you to Durak" in mail.outbox[0].subject
     assert reverse("challenges") in mail.outbox[0].body
