@@ -25,7 +25,7 @@ SLOW = {"time_preset": "slow", "on_timeout": "forfeit", "series_length": 3, "tim
 TERMS_EN = ["perevodnoy, 2 players", "3 d a move + 7 d reserve", "defender's clock: 2 h",
             "when time runs out: loss of the game", "night pauses apply", "a series of 3 games", "public table",
             "casual"]
-TERMS_RU = ["переводной, 2 игрока", "3 д на ход + 7 д запаса", "часы отбивающегося: 2 ч",
+TERMS_RU = ["переводной, 2 игрока", "3 д на ход + 7 д запаса", "часы защищающегося: 2 ч",
             "когда время выходит: поражение", "ночные паузы действуют", "серия из 3 партий", "открытый стол",
             "без рейтинга"]
 
