@@ -8,6 +8,7 @@ and creates tables through gameplay's services; none of them knows it.
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gameplay.models import Game
 
@@ -43,7 +44,7 @@ class Challenge(models.Model):
         STARTED = "started", _("accepted: the game started")
         DECLINED = "declined", _("declined")
         EXPIRED = "expired", _("expired")
-        WITHDRAWN = "withdrawn", _("withdrawn")
+        WITHDRAWN = "withdrawn", pgettext_lazy("challenge", "withdrawn")
         FAILED = "failed", _("could not start")
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,

@@ -29,6 +29,8 @@ def test_the_challenged_player_reads_the_variant_and_time_control_before_accepti
         form.locator("button[type=submit]").click()
         olga.wait_for_url(re.compile(r"/challenges/$"))
         expect(olga.locator("#sent .challenge-terms")).to_have_text(f"({TERMS_RU})")
+        # Her own button says what it does to a challenge (item 3: not the league's "Выйти из сезона").
+        expect(olga.locator("#sent .withdraw button")).to_have_text("Отозвать")
 
         notice = boris.locator("#live-notices")
         expect(notice).to_contain_text(f"Дурак ({TERMS_RU}).", timeout=20_000)
