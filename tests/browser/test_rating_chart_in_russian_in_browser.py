@@ -31,3 +31,16 @@ def test_the_rating_chart_keeps_its_axes_in_every_language(page, live_site, lang
         assert box["x"] - 1 <= t["x"] and t["x"] + t["width"] <= box["x"] + box["width"] + 1, (language, t, box)
         assert box["y"] - 1 <= t["y"] and t["y"] + t["height"] <= box["y"] + box["height"] + 1, (language, t, box)
     assert page.js_errors == []
+
+
+def test_the_ratings_page_says_a_rating_can_fall_below_zero(page, live_site):
+    """Issue 39, item 8: the leaderboard says what the number is, in Russian too."""
+    names = ["lida", "maxim", "nestor", "oksana"]
+    run(live_site, "rated_twice", PASSWORD, *names)
+    scenario(live_site, "russian", *names)
+    log_in(page, names[0], PASSWORD, "/ratings/joker/")
+    expect(page.locator(".rating-explained")).to_contain_text("Все начинают с 0")
+    expect(page.locator(".rating-explained")).to_contain_text("в том числе ниже 0")
+    page.goto(f"/players/{names[-1]}/")  # the one who resigned both: below 0
+    expect(page.locator("#ratings .rating-explained")).to_contain_text("отрицательный рейтинг — не долг")
+    assert page.js_errors == []
