@@ -38,7 +38,7 @@ def render_challenge_email(challenge, user) -> tuple[str, str]:
             "engine_name": engine_name(get_engine(challenge.engine)), "time_zone": _zone(user).key,
             "expires_at": timezone.localtime(challenge.expires_at),
             "challenges_url": _absolute(reverse("challenges")),
-            "settings_url": _absolute(reverse("profile_edit")),
+            "settings_url": _absolute(reverse("notification_preferences")),
             "terms": challenge_terms(challenge),
         }
         subject = " ".join(render_to_string("correspondence/email/challenge_subject.txt", context).split())

@@ -10,6 +10,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
 from gameplay.models import Game
 
 
@@ -71,7 +73,8 @@ class Challenge(models.Model):
         verbose_name_plural = _("challenges")
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.engine} by {self.created_by} ({self.status})"
+        name = engine_name(ENGINES[self.engine]) if self.engine in ENGINES else self.engine
+        return f"#{self.pk} {name}: {self.created_by} ({self.get_status_display()})"
 
     @property
     def is_pending(self) -> bool:

@@ -46,7 +46,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.text import slugify
+from slugify import slugify
 from django.utils.translation import gettext as _
 
 from accounts.standing import is_suspended
@@ -130,7 +130,7 @@ def _check_points(points: list, players: int) -> None:
 
 
 def _free_slug(name: str) -> str:
-    base = slugify(name)[:70] or "league"
+    base = slugify(name, max_length=70, word_boundary=True) or "league"  # Cyrillic and Georgian transliterated
     slug, n = base, 1
     while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         n += 1
