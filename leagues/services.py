@@ -55,6 +55,7 @@ from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
+from gameplay.services.tables import players_refusal
 from leagues import drawing, live, schedule
 from leagues.fixtures import computer_for, start_next_round_if_over, table_size
 from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
@@ -100,8 +101,7 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
     except ValueError as exc:
         raise GameError(engine_message_text(exc), code="bad_request") from None
     if not game.min_players <= players <= game.max_players:
-        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
-                        code="bad_request")
+        raise GameError(players_refusal(game), code="bad_request")
     if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \
             not settings_of_league.get("computer_substitutes", True):
         raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "

@@ -38,3 +38,19 @@ def test_the_admin_names_a_game_and_a_challenge_by_the_games_name_not_its_slug(p
     assert f"#{game.pk} Джокер" in page and f"#{game.pk} joker" not in page
     page = client.get(reverse("admin:correspondence_challenge_change", args=[challenge.pk])).content.decode()
     assert f"#{challenge.pk} Дурак" in page and f"#{challenge.pk} durak" not in page
+
+
+def test_a_game_of_one_table_size_says_exactly_how_many_play_not_from_4_to_4(players):
+    from django.utils import translation
+
+    from gameplay import services as game_services
+
+    with pytest.raises(game_services.GameError) as refused:
+        game_services.create_game(players[0], "joker", players=3)
+    assert refused.value.message == "This game is for exactly 4 players."
+    with translation.override("ru"), pytest.raises(game_services.GameError) as refused:
+        game_services.create_game(players[0], "joker", players=5)
+    assert refused.value.message == "В эту игру играют ровно 4 игрока."
+    with pytest.raises(services.CorrespondenceError) as refused:
+        services.create_challenge(players[0], ["player1", "player2"], "joker", {}, {}, players=3)
+    assert "exactly 4 players" in refused.value.message
