@@ -11,8 +11,9 @@
     const table = box.querySelector("table.sheet");
     const heads = table ? table.querySelectorAll("thead th.player") : [];
     const head = heads[Number(box.dataset.viewerColumn)];
-    table && table.querySelectorAll(".pinned").forEach((cell) => {
-      cell.classList.remove("pinned");
+    if (!table) return;
+    table.querySelectorAll(".pinned").forEach((cell) => {
+      cell.classList.remove("pinned", "more-right");
       cell.style.left = cell.style.right = "";
     });
     if (!head || box.scrollWidth <= box.clientWidth) return;
@@ -32,11 +33,27 @@
       cell.style.left = gutter + (left - from) + "px";
       cell.style.right = to - right + "px";
     });
+    shade(box);
+  }
+
+  // A pinned cell held at the box's right edge covers the box's shadow there: it draws its own
+  // while more of the sheet lies to the right.
+  function shade(box) {
+    const edge = box.getBoundingClientRect().right;
+    const more = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+    box.querySelectorAll(".pinned").forEach((cell) => {
+      cell.classList.toggle("more-right", more && cell.getBoundingClientRect().right >= edge - 1);
+    });
   }
 
   function pinAll() {
     document.querySelectorAll(".sheet-scroll[data-viewer-column]").forEach(pin);
   }
+
+  document.addEventListener("scroll", (event) => {
+    const box = event.target;
+    if (box instanceof Element && box.matches(".sheet-scroll[data-viewer-column]")) shade(box);
+  }, true);
 
   let queued = false;
   function soon() {
