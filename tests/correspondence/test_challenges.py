@@ -116,7 +116,7 @@ def test_a_player_who_takes_challenges_from_friends_only_refuses_strangers(playe
     (["player1", "player1"], "durak", "named twice"),
     ([], "durak", "at least one player"),
     (["player1"], "chess", "Unknown game"),
-    (["player1", "player2", "player3", "player4"], "joker", "4 to 4 players"),
+    (["player1", "player2", "player3", "player4"], "joker", "exactly 4 players"),
 ])
 def test_bad_challenges_are_refused_with_a_clear_message_and_change_nothing(players, names, game_kind, message):
     with pytest.raises(services.CorrespondenceError, match=message):
