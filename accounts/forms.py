@@ -20,10 +20,14 @@ class ZoneInput(forms.TextInput):
     def __init__(self, attrs: dict | None = None) -> None:
         super().__init__({"autocomplete": "off", "spellcheck": "false", **(attrs or {})})
 
+    # Whether the browser's zone may be put in the box: a form that knows sets it; by default only into an
+    # empty box. A zone the player chose is never replaced (ProfileForm).
+    fill_from_browser: bool | None = None
+
     def render(self, name, value, attrs=None, renderer=None) -> str:
         list_id = f"{(attrs or {}).get('id') or 'id_' + name}-zones"
         attrs = {**(attrs or {}), "list": list_id}
-        if not value or value == DEFAULT_ZONE:
+        if self.fill_from_browser if self.fill_from_browser is not None else not value:
             attrs["data-browser-zone"] = "fill"
         options = format_html_join("", '<option value="{}">{}</option>', zone_labels(get_language() or "en"))
         return format_html('{}<datalist id="{}">{}</datalist>', super().render(name, value, attrs, renderer),
@@ -78,6 +82,7 @@ class SignupForm(UserCreationForm):
     def save(self, commit: bool = True):
         user = super().save(commit=False)
         user.time_zone = self.cleaned_data.get("time_zone") or DEFAULT_ZONE
+        user.time_zone_chosen = bool(self.cleaned_data.get("time_zone"))
         if commit:
             user.save()
         return user
@@ -98,6 +103,19 @@ class ProfileForm(forms.ModelForm):
             "night_pause_start": forms.TimeInput(attrs={"type": "time"}),
             "night_pause_end": forms.TimeInput(attrs={"type": "time"}),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Only an account still on the site's default zone, never chosen, has the browser's zone proposed.
+        self.fields["time_zone"].widget.fill_from_browser = (not self.instance.time_zone_chosen
+                                                             and self.instance.time_zone == DEFAULT_ZONE)
+
+    def save(self, commit: bool = True):
+        user = super().save(commit=False)
+        user.time_zone_chosen = True  # the zone was in the form the player saved: his from now on
+        if commit:
+            user.save()
+        return user
 
     def clean(self):
         data = super().clean()

@@ -20,6 +20,8 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="ru")
     time_zone = models.CharField(_("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="Europe/Moscow")
+    # The player chose his zone (at sign-up or in his profile): no browser's zone ever replaces it then.
+    time_zone_chosen = models.BooleanField(_("time zone chosen by the player"), default=False)
     email_notifications = models.BooleanField(_("email notifications"), default=True)
     turn_emails = models.CharField(
         _("\"your turn\" emails"), max_length=8, choices=TurnEmails.choices, default=TurnEmails.IMMEDIATELY

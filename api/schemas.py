@@ -211,6 +211,17 @@ class Invited(Schema):
     answer: str
 
 
+class ChallengeTimeControl(Schema):
+    time_preset: str
+    move_seconds: int
+    reserve_seconds: int
+    timer_seconds: dict[str, int] = Field(description="Durak's own clocks (attacker, defender, throwers), seconds")
+    on_timeout: str = Field(description="autoplay or forfeit")
+    night_pause: bool
+    is_private: bool
+    series_length: int
+
+
 class ChallengeOut(Schema):
     id: int
     by: str = Field(description="the challenger's username")
@@ -223,6 +234,9 @@ class ChallengeOut(Schema):
     created_at: datetime
     expires_at: datetime
     game: int | None = Field(description="the table, once every player accepted")
+    time_control: ChallengeTimeControl = Field(description="the table's time control, completed from its preset")
+    computer_opponents: bool = Field(description="computer players fill the seats nobody is named for")
+    terms: list[str] = Field(description="every term of the table in words, in the account's language")
     invited: list[Invited]
 
 

@@ -22,6 +22,7 @@ from correspondence import selectors as correspondence
 from correspondence import services as challenges_service
 from correspondence.limits import challenge_limits
 from correspondence.models import Challenge
+from correspondence.terms import challenge_terms, challenge_time_control
 from gameplay import inbound, services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
@@ -245,6 +246,8 @@ def challenge_json(challenge: Challenge) -> dict:
             "engine": challenge.engine, "players": challenge.seats_count, "options": challenge.options,
             "rated": challenge.rated, "status": challenge.status, "created_at": challenge.created_at,
             "expires_at": challenge.expires_at, "game": challenge.game_id,
+            "time_control": challenge_time_control(challenge), "computer_opponents": challenge.fill_with_bots,
+            "terms": challenge_terms(challenge),
             "invited": [{"username": i.user.username, "name": i.user.name, "position": i.position,
                          "answer": i.answer} for i in sorted(challenge.invitations.all(), key=lambda i: i.position)]}
 

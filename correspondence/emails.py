@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from correspondence.terms import challenge_terms
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from notifications import preferences
@@ -37,7 +38,8 @@ def render_challenge_email(challenge, user) -> tuple[str, str]:
             "engine_name": engine_name(get_engine(challenge.engine)), "time_zone": _zone(user).key,
             "expires_at": timezone.localtime(challenge.expires_at),
             "challenges_url": _absolute(reverse("challenges")),
-            "settings_url": _absolute(reverse("profile_edit")),
+            "settings_url": _absolute(reverse("notification_preferences")),
+            "terms": challenge_terms(challenge),
         }
         subject = " ".join(render_to_string("correspondence/email/challenge_subject.txt", context).split())
         body = render_to_string("correspondence/email/challenge.txt", context).strip() + "\n"

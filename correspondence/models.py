@@ -8,7 +8,10 @@ and creates tables through gameplay's services; none of them knows it.
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
 from gameplay.models import Game
 
 
@@ -43,7 +46,7 @@ class Challenge(models.Model):
         STARTED = "started", _("accepted: the game started")
         DECLINED = "declined", _("declined")
         EXPIRED = "expired", _("expired")
-        WITHDRAWN = "withdrawn", _("withdrawn")
+        WITHDRAWN = "withdrawn", pgettext_lazy("challenge", "withdrawn")
         FAILED = "failed", _("could not start")
 
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -70,7 +73,8 @@ class Challenge(models.Model):
         verbose_name_plural = _("challenges")
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.engine} by {self.created_by} ({self.status})"
+        name = engine_name(ENGINES[self.engine]) if self.engine in ENGINES else self.engine
+        return f"#{self.pk} {name}: {self.created_by} ({self.get_status_display()})"
 
     @property
     def is_pending(self) -> bool:

@@ -16,18 +16,21 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.standing import is_suspended, suspension_message
 from correspondence import emails, live
 from correspondence.models import Challenge, Follow, Invitation, Note
 from correspondence.signals import challenge_received
+from correspondence.terms import challenge_terms
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
+from gameplay.i18n import engine_name
 from gameplay.models import Game
 from gameplay.services.base import is_storable_text
 from notifications import dispatch
@@ -184,8 +187,11 @@ def create_challenge(by, usernames: list[str], game_kind: str, options: dict | N
 
 def _after_challenge_sent(challenge: Challenge, users: list) -> None:
     _schedule_expiry(challenge)
-    live.send_notice([u.pk for u in users], "challenge", challenge=challenge.pk, by=challenge.created_by.name,
-                     engine=challenge.engine)
+    for user in users:  # each in his own language: the game and every term of its table
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            live.send_notice([user.pk], "challenge", challenge=challenge.pk, by=challenge.created_by.name,
+                             engine=challenge.engine, engine_name=engine_name(get_engine(challenge.engine)),
+                             terms=challenge_terms(challenge))
     live.challenges_changed([u.pk for u in users])
     for user in users:
         emails.challenge_received(challenge, user)

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from gameplay import clocks, labels
+from gameplay.durations import DurationField
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import Game
@@ -18,9 +19,10 @@ def _at_most(seconds: int) -> str:
                     seconds // clocks.DAY) % {"days": seconds // clocks.DAY, "seconds": seconds}
 
 
-def seconds_field(label, low: int, high: int, **kwargs) -> forms.IntegerField:
-    """A time field in seconds, bounded both ways, whose error says the bound in days too."""
-    return forms.IntegerField(label=label, min_value=low, max_value=high, required=False,
+def seconds_field(label, low: int, high: int, **kwargs) -> DurationField:
+    """A time field entered in days, hours and minutes (its value: seconds), bounded both ways,
+    whose error says the bound in days too."""
+    return DurationField(label=label, min_value=low, max_value=high, required=False,
                               error_messages={"max_value": lazy(_at_most, str)(high)}, **kwargs)
 
 
@@ -200,9 +202,9 @@ class NewGameForm(GameOptionsForm):
         choices=[(p.slug, p.label) for p in clocks.PRESETS.values()],
         initial=clocks.DEFAULT_PRESET,
     )
-    move_seconds = seconds_field(_("Time per move, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+    move_seconds = seconds_field(_("Time per move"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
                                  help_text=_("Leave empty to use the preset."))
-    reserve_seconds = seconds_field(_("Reserve time, seconds"), 0, MAX_RESERVE_SECONDS,
+    reserve_seconds = seconds_field(_("Reserve time"), 0, MAX_RESERVE_SECONDS,
                                     help_text=_("Leave empty to use the preset."))
     on_timeout = forms.ChoiceField(label=_("When time runs out"), choices=Game.OnTimeout.choices,
                                    initial=Game.OnTimeout.AUTOPLAY)
@@ -213,9 +215,9 @@ class NewGameForm(GameOptionsForm):
     series_length = forms.IntegerField(label=_("Games in the series"), min_value=1, max_value=20, initial=1, required=False,
                                        help_text=_("The next game starts by itself when one ends."))
     # Durak's clocks (a table's time control, not the engine's options)
-    attacker_seconds = seconds_field(_("Attacker's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
-    defender_seconds = seconds_field(_("Defender's time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
-    throwers_seconds = seconds_field(_("Throwers' time, seconds"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    attacker_seconds = seconds_field(_("Attacker's time"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    defender_seconds = seconds_field(_("Defender's time"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
+    throwers_seconds = seconds_field(_("Throwers' time"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)
     is_private = forms.BooleanField(label=_("Private table (invite link only)"), required=False)
     rated = forms.BooleanField(
         label=_("Rated game"), required=False, initial=True,

@@ -112,3 +112,28 @@ def odessa_variant(options: dict) -> list[str]:
         if options.get("specials_mode") == "once":
             words.append(gettext("each special once"))
     return words
+
+
+# Durak's clocks, as a table's terms name them.
+CLOCK_NAMES = {"attacker": _("attacker"), "defender": _("defender"), "throwers": _("throwers")}
+
+
+def table_terms(game) -> list[str]:
+    """Every term of a table in a few words each, in the active language: its
+    variant and options, time control (and Durak's own clocks), what a late
+    move costs, night pauses, the series, private or public, rated or casual.
+    `game` may be unsaved (a challenge's table before it is accepted)."""
+    terms = [variant_words(game.engine, game.options, game.seats_count),
+             gettext("%(move)s a move + %(reserve)s reserve") % {"move": format_duration(game.move_seconds),
+                                                                  "reserve": format_duration(game.reserve_seconds)}]
+    for clock, seconds in sorted((game.timer_seconds or {}).items()):
+        terms.append(gettext("%(clock)s's clock: %(time)s") % {"clock": CLOCK_NAMES.get(clock, clock),
+                                                               "time": format_duration(seconds)})
+    terms.append(gettext("when time runs out: %(rule)s") % {"rule": game.get_on_timeout_display()})
+    terms.append(gettext("night pauses apply") if game.night_pause else gettext("no night pauses"))
+    if game.series_length > 1:
+        terms.append(ngettext("a series of %(n)s game", "a series of %(n)s games", game.series_length)
+                     % {"n": game.series_length})
+    terms.append(gettext("private table") if game.is_private else gettext("public table"))
+    terms.append(gettext("rated") if game.rated else gettext("casual"))
+    return terms

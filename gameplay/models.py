@@ -18,6 +18,9 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.engine import ENGINES
+from gameplay.i18n import engine_name
+
 
 SEED_BYTES = 32  # 256 bits: no offline search of the published SHA-256 can recover it
 
@@ -168,7 +171,9 @@ class Game(models.Model):
         super().save(*args, **kwargs)
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.engine} ({self.get_status_display()})"
+        # The game's name as people read it (the admin's titles and lists), not its engine's slug.
+        name = engine_name(ENGINES[self.engine]) if self.engine in ENGINES else self.engine
+        return f"#{self.pk} {name} ({self.get_status_display()})"
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])

@@ -49,7 +49,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         if not context["my_games"]:  # one query, only on an empty list: has he played before?
             context["has_past_games"] = has_past_games(request.user)
         public = Game.objects.filter(status=Game.Status.ACTIVE, is_private=False)
-        context["public_games"] = public.only("id", "engine", "options", "seats_count")[:20]
+        context["public_games"] = with_seated_players(list(public.only("id", "engine", "options", "seats_count")[:20]))
     return render(request, "gameplay/lobby.html", context)
 
 

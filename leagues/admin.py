@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gameplay.services.base import GameError
 from leagues import services
@@ -76,7 +77,7 @@ class EntryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Withdraw from the season (unfinished games lost or finished by a computer)"))
     def withdraw(self, request, queryset):
-        _each(self, request, queryset, services.withdraw, _("withdrawn"))
+        _each(self, request, queryset, services.withdraw, pgettext_lazy("league season", "withdrawn"))
 
     def has_add_permission(self, request):
         return False  # players register on the league's page

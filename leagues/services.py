@@ -54,7 +54,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.text import slugify
+from slugify import slugify
 from django.utils.translation import gettext as _
 
 from accounts.standing import is_suspended
@@ -63,6 +63,7 @@ from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
+from gameplay.services.tables import players_refusal
 from leagues import drawing, live, schedule
 from leagues.fixtures import computer_for, start_next_round_if_over, start_rounds_now_over, table_size
 from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
@@ -108,8 +109,7 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
     except ValueError as exc:
         raise GameError(engine_message_text(exc), code="bad_request") from None
     if not game.min_players <= players <= game.max_players:
-        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
-                        code="bad_request")
+        raise GameError(players_refusal(game), code="bad_request")
     if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \
             not settings_of_league.get("computer_substitutes", True):
         raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "
@@ -138,7 +138,7 @@ def _check_points(points: list, players: int) -> None:
 
 
 def _free_slug(name: str) -> str:
-    base = slugify(name)[:70] or "league"
+    base = slugify(name, max_length=70, word_boundary=True) or "league"  # Cyrillic and Georgian transliterated
     slug, n = base, 1
     while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         n += 1

@@ -98,7 +98,7 @@ def render_email(user, name: str, context: dict) -> tuple[str, str]:
             "user": user,
             "name": user.name,
             "time_zone": _zone(user).key,
-            "settings_url": _absolute(reverse("profile_edit")),
+            "settings_url": _absolute(reverse("notification_preferences")),
             "site_url": settings.SITE_URL.rstrip("/"),
             **context,
         }

@@ -120,8 +120,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "stats": stats,
         "ratings": ratings_rows(shown),
         # Without the games' state: 50 late Joker states were read and decoded for a name and a link.
-        "current": public.filter(game__status__in=CURRENT).defer("game__state", "game__history")
-                         .order_by("-game_id")[:LIST_LIMIT],
+        "current": with_opponents(list(public.filter(game__status__in=CURRENT).defer("game__state", "game__history")
+                                       .order_by("-game_id")[:LIST_LIMIT])),
         "filters": filters,
         "filtered": chosen_any(chosen),
         "finished_page": with_results(seats_page(request, finished, anchor="finished",

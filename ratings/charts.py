@@ -19,6 +19,11 @@ class Tick:
     position: float  # x for a date, y for a value
     label: str
 
+    @property
+    def at(self) -> str:
+        """The position as an SVG coordinate: always with a decimal point, never in the page's language."""
+        return f"{self.position:.1f}"
+
 
 @dataclass(frozen=True)
 class Chart:

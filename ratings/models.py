@@ -5,8 +5,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 # A rating is shown as its conservative estimate, mu - 3 sigma (openskill's
-# "ordinal"): it starts at 0 and rises as the site becomes sure of a
-# player's strength. Until a player has this many rated games it is marked
+# "ordinal"): it starts at 0 and rises for a player who wins, falls (below 0
+# too) for one who loses; the pages say so. Until a player has this many rated games it is marked
 # provisional.
 PROVISIONAL_GAMES = 5
 

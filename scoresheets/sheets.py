@@ -12,10 +12,12 @@ from gameplay.models import Game, Seat
 from gameplay.results import GameResult, game_result
 
 
-def sheet_context(game: Game, result: GameResult | None = None) -> dict | None:
+def sheet_context(game: Game, result: GameResult | None = None, viewer: int | None = None) -> dict | None:
     """What the sheet templates show. The final ranking and how the game ended
     are the game's result (`gameplay.results`), the same the game-over box,
-    the profile and the emails show; `result` may be given by a caller that has it."""
+    the profile and the emails show; `result` may be given by a caller that has it.
+    `viewer`: the reader's seat; his column (`viewer_column`, counted from 0) stays
+    in view when the sheet scrolls sideways on a narrow screen (static/js/sheet-pin.js)."""
     if game.state is None:
         return None
     sheet = get_engine(game.engine).sheet(game.state)
@@ -28,6 +30,7 @@ def sheet_context(game: Game, result: GameResult | None = None) -> dict | None:
         "data": sheet,
         "order": order,
         "columns": [{"position": p, "name": names.get(p, "?")} for p in order],
+        "viewer_column": order.index(viewer) if viewer in order else None,
         "template": f"scoresheets/{sheet.get('kind', game.engine)}.html",
         "game": game,
         "result": result,

@@ -182,11 +182,13 @@ def _fill_cross(rows: list[TableRow], games, grid: bool, rule: PointsRule) -> No
 
 def cross_table_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
     """The cross-table as CSV (header, rows), from a table filled with `cross=True`:
-    the grid with a column per player, or each player's games as "round r, game #g: place p"."""
+    the grid with a column per player, or each player's games as "round r, game #g: place p".
+    Like the standings CSV, what is not a player's name is the same in every language
+    (the keys "player" and "games", each game's words), for the programs that read it."""
     if table.grid:
-        return [_("Player")] + [row.name for row in table.rows], [[row.name] + row.cross for row in table.rows]
-    return [_("Player"), _("Games")], [
-        [row.name] + [(_("round %(r)s, game #%(g)s: %(p)s") if g else _("round %(r)s, forfeit: %(p)s"))
+        return ["player"] + [row.name for row in table.rows], [[row.name] + row.cross for row in table.rows]
+    return ["player", "games"], [
+        [row.name] + [("round %(r)s, game #%(g)s: %(p)s" if g else "round %(r)s, forfeit: %(p)s")
                       % {"r": r, "g": g, "p": p or "—"} for r, g, p in row.cross]
         for row in table.rows]
 

@@ -11,12 +11,14 @@ from scoresheets.sheets import sheet_context
 
 def sheet_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id)
-    return render(request, "scoresheets/page.html", {"game": game, "sheet": sheet_context(game)})
+    return render(request, "scoresheets/page.html",
+                  {"game": game, "sheet": sheet_context(game, viewer=my_position(request, game))})
 
 
 def sheet_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id)
-    return render(request, "scoresheets/fragment.html", {"sheet": sheet_context(game)})
+    return render(request, "scoresheets/fragment.html",
+                  {"sheet": sheet_context(game, viewer=my_position(request, game))})
 
 
 def record_export(request: HttpRequest, game_id: int) -> JsonResponse:

@@ -3,6 +3,7 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 
+from correspondence import terms
 from gameplay.clocks import format_duration
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
@@ -37,3 +38,9 @@ def engine_label(slug: str) -> str:
     """A game's name in the active language from its slug ("Джокер")."""
     from_slug = ENGINES.get(slug)
     return engine_name(from_slug) if from_slug else slug
+
+
+@register.filter
+def challenge_terms(challenge) -> list[str]:
+    """Every term of the challenge's table, in the active language."""
+    return terms.challenge_terms(challenge)

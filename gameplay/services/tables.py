@@ -23,6 +23,14 @@ MAX_MOVE_SECONDS = 30 * clocks.DAY
 MAX_RESERVE_SECONDS = 60 * clocks.DAY
 
 
+def players_refusal(engine) -> str:
+    """Why a table of this game may not have that many players: its range, or its one size ("exactly 4")."""
+    if engine.min_players == engine.max_players:
+        return ngettext("This game is for exactly %(n)s player.", "This game is for exactly %(n)s players.",
+                        engine.min_players) % {"n": engine.min_players}
+    return _("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players}
+
+
 def _is_seconds(value, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
@@ -112,8 +120,7 @@ def _new_game(user, engine_slug: str, options: dict | None, *, players: int | No
     engine = get_engine(engine_slug)
     players = players or engine.min_players
     if not engine.min_players <= players <= engine.max_players:
-        raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players},
-                        code="illegal")  # the game's rules refuse the table (API: 422)
+        raise GameError(players_refusal(engine), code="illegal")  # the game's rules refuse the table (API: 422)
     try:
         options = engine.validate_options(options or {})
         engine.check_options_for_players(options, players)

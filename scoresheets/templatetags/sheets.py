@@ -47,7 +47,7 @@ def suit_symbol(suit) -> str:
 
 
 @register.inclusion_tag("scoresheets/fragment.html")
-def game_sheet(game, result=None) -> dict:
+def game_sheet(game, result=None, viewer=None) -> dict:
     """`{% game_sheet game result %}`: the game's score sheet as its page shows
     it beside the table (the sheet's own fragment, which live updates replace)."""
-    return {"sheet": sheet_context(game, result)}
+    return {"sheet": sheet_context(game, result, viewer)}

@@ -24,7 +24,9 @@
     const n = e.detail || {};
     const who = String(n.by || "");
     if (n.kind === "challenge") {
-      show(box.dataset.challengeText.replace("%(who)s", who), box.dataset.challengesUrl, box.dataset.openText);
+      const terms = Array.isArray(n.terms) ? n.terms.map(String).join(", ") : "";
+      const game = n.engine_name ? " " + String(n.engine_name) + (terms ? " (" + terms + ")." : ".") : "";
+      show(box.dataset.challengeText.replace("%(who)s", who) + game, box.dataset.challengesUrl, box.dataset.openText);
     } else if (n.kind === "challenge_answered" && n.status === "started" && n.game) {
       show(box.dataset.startedText, box.dataset.gameUrl.replace("/0/", "/" + Number(n.game) + "/"), box.dataset.openText);
     } else if (n.kind === "challenge_answered" && n.status === "declined") {

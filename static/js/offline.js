@@ -33,10 +33,16 @@
     li.appendChild(a);
     const players = text(row.querySelector(".players"));
     if (players && players !== "—") li.appendChild(document.createTextNode(" · " + players));
+    // Whose move it is: his own in bold; another's by name; an open table's wait as the list said it.
+    const turn = text(row.querySelector(".turn"));
     if (row.classList.contains("my-turn")) {
       const strong = document.createElement("strong");
       strong.textContent = " · " + box.dataset.yourMove;
       li.appendChild(strong);
+    } else if (row.classList.contains("waiting") && turn) {
+      li.appendChild(document.createTextNode(" · " + box.dataset.theirMove.replace("%(who)s", turn)));
+    } else if (turn) {
+      li.appendChild(document.createTextNode(" · " + turn));
     }
     return li;
   }

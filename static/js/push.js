@@ -26,6 +26,19 @@
     return Array.from(box.querySelectorAll("li.device")).find((li) => li.dataset.endpoint === subscription.endpoint) || null;
   }
 
+  // A promise that gives up after the page's timeout: a push service out of
+  // reach never answers, and the player must not wait for ever.
+  function inTime(promise) {
+    const seconds = Number(box.dataset.timeoutSeconds) || 10;
+    let timer;
+    const late = new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(box.dataset.timeoutText)), seconds * 1000);
+    });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  }
+
+  const told = () => [box.dataset.blockedText, box.dataset.dismissedText, box.dataset.timeoutText];
+
   function send(subscription) {
     const token = box.querySelector("[name=csrfmiddlewaretoken]").value;
     return fetch(box.dataset.subscribeUrl, {
@@ -55,16 +68,18 @@
       button.disabled = true;
       say(box.dataset.workingText);
       Notification.requestPermission().then((permission) => {
-        if (permission !== "granted") throw new Error(box.dataset.blockedText);
-        return registration.pushManager.getSubscription().then((existing) => existing || registration.pushManager.subscribe({
+        if (permission === "denied") throw new Error(box.dataset.blockedText);
+        if (permission !== "granted") throw new Error(box.dataset.dismissedText);  // the question was closed
+        return inTime(registration.pushManager.getSubscription().then((existing) => existing || registration.pushManager.subscribe({
           userVisibleOnly: true,
           applicationServerKey: applicationServerKey(box.dataset.vapidKey),
-        }));
-      }).then(send).then(() => {
+        })).then(send));
+      }).then(() => {
         location.reload();
       }).catch((error) => {
         button.disabled = false;
-        say(error.message === box.dataset.blockedText ? error.message : box.dataset.failedText + " " + error.message);
+        button.textContent = box.dataset.retryText;
+        say(told().includes(error.message) ? error.message : box.dataset.failedText + " " + error.message);
       });
     });
 

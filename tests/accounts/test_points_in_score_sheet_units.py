@@ -29,7 +29,7 @@ def points_cells(html: str) -> list[str]:
 
     table = html[html.index('class="list finished-games"'):]
     table = table[table.index("<tbody>"):table.index("</tbody>")]
-    return [cell.strip() for cell in re.findall(r'<td class="points">(.*?)</td>', table, re.S)]
+    return [cell.strip() for cell in re.findall(r'<td class="points"[^>]*>(.*?)</td>', table, re.S)]
 
 
 def test_joker_points_are_written_in_hundreds_as_on_the_score_sheet():

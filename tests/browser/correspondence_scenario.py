@@ -15,6 +15,7 @@ live server's database like tests/browser/scenario.py:
 - ``next_game_by_itself USERNAME``: his profile setting "go to the next
   game after my move" turned on.
 - ``challenge FROM TO``: FROM challenges TO to a two-player Durak table.
+- ``russian USERNAME...``: these players read the site in Russian, in Moscow time.
 Prints one JSON line.
 """
 
@@ -101,7 +102,14 @@ def challenge(by: str, to: str) -> dict:
     return {"challenge": sent.pk}
 
 
-SCENARIOS = {"players": players, "durak_on_clock": durak_on_clock, "durak_defending": durak_defending,
+def russian(*usernames: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(username__in=usernames).update(language="ru", time_zone="Europe/Moscow")
+    return {"players": list(usernames)}
+
+
+SCENARIOS = {"russian": russian, "players": players, "durak_on_clock": durak_on_clock, "durak_defending": durak_defending,
              "next_game_by_itself": next_game_by_itself, "challenge": challenge}
 
 

@@ -41,3 +41,28 @@ def test_the_moderators_list_of_games_names_their_players(page, live_site):
     item = page.locator("ul.moderation-games li", has_text=f"#{setup['game']}")
     expect(item.locator(".players")).to_have_text("ulya, " + COMPUTERS)
     assert page.js_errors == []
+
+
+def test_the_player_pages_games_in_play_name_the_opponents(page, live_site):
+    """Issue 39, item 9: "Playing now" on the player page names who he plays."""
+    from playwright.sync_api import expect
+
+    live_site.run_scenario("two_joker_tables", "yana", PASSWORD)
+    log_in(page, "yana", PASSWORD, "/players/yana/")
+    expect(page.locator("table.current-games td.opponents")).to_have_text([COMPUTERS, COMPUTERS])
+    expect(page.locator("table.current-games thead")).to_contain_text("Opponents")
+    assert page.js_errors == []
+
+
+def test_the_lobbys_games_in_play_name_their_players(page, live_site):
+    """Issue 39, item 9: the lobby's "Games in play" names the players of each public game."""
+    from playwright.sync_api import expect
+
+    live_site.run_scenario("two_joker_tables", "zlata", PASSWORD)
+    log_in(page, "zlata", PASSWORD, "/")
+    games = page.locator("section", has=page.get_by_role("heading", name="Games in play")).locator("li")
+    seated = games.filter(has_text="zlata").first.locator(".seated .player")
+    expect(seated).to_have_count(4)
+    expect(seated.first).to_contain_text("zlata")
+    expect(seated.nth(1)).to_have_text("Computer 2")
+    assert page.js_errors == []

@@ -117,7 +117,7 @@ def test_a_player_who_takes_challenges_from_friends_only_refuses_strangers(playe
     (["player1", "player1"], "durak", "named twice"),
     ([], "durak", "at least one player"),
     (["player1"], "chess", "Unknown game"),
-    (["player1", "player2", "player3", "player4"], "joker", "4 to 4 players"),
+    (["player1", "player2", "player3", "player4"], "joker", "exactly 4 players"),
 ])
 def test_bad_challenges_are_refused_with_a_clear_message_and_change_nothing(players, names, game_kind, message):
     with pytest.raises(services.CorrespondenceError, match=message):
@@ -153,7 +153,9 @@ def test_the_challenged_hear_of_it_live_by_email_and_through_the_signal(players,
     notice = async_to_sync(layer.receive)(channel)
     assert notice == {"type": "user.notice", "for_watchers": False,
                       "notice": {"type": "notice", "kind": "challenge", "challenge": sent.pk, "by": me.name,
-                                 "engine": "durak"}}
+                                 "engine": "durak", "engine_name": "Durak",
+                                 "terms": notice["notice"]["terms"]}}
+    assert notice["notice"]["terms"][0] == "podkidnoy, 3 players"
     assert [m.to for m in mail.outbox] == [[a.email]]  # b takes no emails
     assert "player0 challenges you to Durak" in mail.outbox[0].subject
     assert reverse("challenges") in mail.outbox[0].body

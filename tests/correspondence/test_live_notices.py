@@ -43,7 +43,8 @@ def test_the_challenged_player_gets_a_notice_and_the_challenger_hears_the_table_
     challenge, received, started, quiet = async_to_sync(scenario)()
     challenge.refresh_from_db()
     assert received == {"type": "notice", "kind": "challenge", "challenge": challenge.pk, "by": me.name,
-                        "engine": "durak"}
+                        "engine": "durak", "engine_name": "Durak", "terms": received["terms"]}
+    assert received["terms"][:2] == ["podkidnoy, 2 players", "1 d a move + 3 d reserve"]
     assert started == {"type": "notice", "kind": "challenge_answered", "challenge": challenge.pk, "status": "started",
                       "by": a.name, "accepted": True, "game": challenge.game_id}
     assert quiet

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def cells(html: str, table: str) -> list[str]:
     body = html.split(f'class="list {table}"')[1].split("</table>")[0]
-    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r'<td class="opponents">(.*?)</td>', body, re.S)]
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r'<td class="opponents"[^>]*>(.*?)</td>', body, re.S)]
 
 
 def test_my_games_in_the_lobby_name_the_opponents(players):

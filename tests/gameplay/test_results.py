@@ -195,7 +195,7 @@ def test_box_sheet_profile_and_email_rank_a_joker_game_lost_on_time_alike(emaile
         profile = client_for(user).get(reverse("profile")).content.decode()
         row = profile[profile.index(f'data-game="{game.pk}"'):]
         row = row[:row.index("</tr>")]
-        assert f'<td class="place">{names.index(user.name) + 1}</td>' in row
+        assert f'<td class="place" data-label="Place">{names.index(user.name) + 1}</td>' in row
         assert f"Player {late} lost on time; the game ended." in row
 
     emails = [m for m in mail.outbox if "is over" in m.subject]

@@ -171,7 +171,7 @@ def test_a_big_division_offers_its_cross_table_as_csv_instead(people, django_use
     page = client.get("/leagues/durak/1/1/").content.decode()
     assert "too big for the page" in page and "cross-table.csv" in page and "×" not in page
     rows = list(csv.reader(io.StringIO(client.get("/leagues/durak/1/1/cross-table.csv").content.decode())))
-    assert rows == [["Player", "Player 0", "Player 1", "Player 2"], ["Player 0", "×", "1", "1"],
+    assert rows == [["player", "Player 0", "Player 1", "Player 2"], ["Player 0", "×", "1", "1"],
                     ["Player 1", "0", "×", "1"], ["Player 2", "0", "0", "×"]]
 
 
@@ -185,5 +185,5 @@ def test_the_cross_table_csv_of_a_league_of_tables_of_more_lists_each_players_ga
     fixture = Fixture.objects.get()
     game_services.resign(fixture.game_id, fixture.game.seats.get(position=1).user)  # a resignation ends it
     rows = list(csv.reader(io.StringIO(Client().get("/leagues/joker/1/1/cross-table.csv").content.decode())))
-    assert rows[0] == ["Player", "Games"] and len(rows) == 5
+    assert rows[0] == ["player", "games"] and len(rows) == 5
     assert all(len(row) == 2 and row[1].startswith(f"round 1, game #{fixture.game_id}: ") for row in rows[1:])

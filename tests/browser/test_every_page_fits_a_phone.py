@@ -1,0 +1,110 @@
+"""Every page of the site on a 390×844 phone without sideways scrolling
+(issue 39, item 6): a Russian-speaking player with a long name walks all
+of them (his games, challenges, friends, player pages, profile, settings,
+ratings, leagues, a game in play and a finished one, score sheets, the
+record and replay with its 78-digit seed, the rules, the offline page), and
+so does a visitor who is not signed in. On the player page the header's
+name is whole and the finished games say what each number is; on the Joker
+sheet the viewer's own column comes first."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long enough password 7"
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = "/tmp/phone-walk-{}.png"
+# The widest part of a page: what sticks out to the right, with its class, to name the culprit.
+WIDEST_JS = """(limit) => [...document.querySelectorAll('body *')]
+    .filter((n) => n.getBoundingClientRect().right > limit + 1 && n.offsetParent !== null
+            && !n.closest('.sheet-scroll, .table-scroll, [data-scroll]'))
+    .slice(0, 3).map((n) => n.tagName.toLowerCase() + '.' + n.className + ' ' + Math.round(n.getBoundingClientRect().right))"""
+
+
+@pytest.fixture(scope="module")
+def site(live_site) -> dict:
+    done = subprocess.run([sys.executable, "-m", "tests.browser.phone_walk_scenario", "every_page", PASSWORD],
+                          cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS * 2)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def phone(browser, live_site):
+    return new_page(browser, live_site, viewport=PHONE, is_mobile=True, has_touch=True, locale="ru-RU")
+
+
+def too_wide(page, pages: list[str]) -> list[str]:
+    wide = []
+    for path in pages:
+        response = page.goto(path)
+        assert response.status < 400, f"{path}: {response.status}"
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            page.screenshot(path=SCREENSHOTS.format(path.strip("/").replace("/", "-") or "lobby"), full_page=True)
+            wide.append(f"{path}: {width}px {page.evaluate(WIDEST_JS, PHONE['width'])}")
+    return wide
+
+
+def test_every_page_of_a_signed_in_player_fits_a_390px_phone(browser, live_site, site):
+    page = phone(browser, live_site)
+    try:
+        log_in(page, site["username"], PASSWORD, "/")
+        wide = too_wide(page, site["pages"])
+        assert wide == [], "\n".join(wide)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+def test_every_page_of_a_visitor_fits_a_390px_phone(browser, live_site, site):
+    page = phone(browser, live_site)
+    try:
+        assert too_wide(page, site["anonymous"]) == []
+    finally:
+        page.context.close()
+
+
+def test_the_player_page_on_a_phone_shows_the_whole_name_and_labels_the_finished_games(browser, live_site, site):
+    page = phone(browser, live_site)
+    try:
+        log_in(page, site["username"], PASSWORD, "/players/boris/")
+        heading = page.locator("main h1")
+        expect(heading).to_contain_text("Борис Бородин-Запорожский")
+        assert heading.evaluate("(h) => h.scrollWidth <= h.clientWidth")  # not cut
+        cells = page.locator("#finished-games tbody tr").first.locator("td")
+        for cell in cells.all():
+            if cell.is_visible() and cell.inner_text().strip():
+                label = cell.evaluate("(td) => td.dataset.label || getComputedStyle(td, '::before').content")
+                assert label and label not in ("none", '""'), cell.inner_html()
+    finally:
+        page.context.close()
+
+
+def test_on_the_joker_sheet_the_viewers_own_column_stays_in_view_on_a_phone(browser, live_site, site):
+    page = phone(browser, live_site)
+    try:
+        for path in (site["sheet"], site["joker"]):  # the sheet's page, and beside the table
+            log_in(page, site["username"], PASSWORD, path) if path == site["sheet"] else page.goto(path)
+            box = page.locator(".sheet-scroll")
+            assert box.evaluate("(b) => b.scrollWidth > b.clientWidth")  # wider than a phone: it scrolls
+            mine = box.locator("thead th.player.pinned")
+            expect(mine).to_have_count(1)
+            expect(mine).to_contain_text("Борис")
+            for scrolled in (0, 10_000):  # at either end of the sheet, his column is on the screen
+                box.evaluate("(b, x) => { b.scrollLeft = x; }", scrolled)
+                page.wait_for_timeout(100)
+                r = mine.bounding_box()
+                assert 0 <= r["x"] and r["x"] + r["width"] <= PHONE["width"] + 1, (path, scrolled, r)
+                cells = box.locator("tbody tr").first.locator(".pinned")
+                assert cells.count() >= 3  # his bid, tricks and points
+        assert page.js_errors == []
+    finally:
+        page.context.close()
