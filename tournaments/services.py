@@ -214,11 +214,13 @@ def withdraw(entry_id: int, by) -> Entry:
     return entry
 
 
-def _withdraw(tournament: Tournament, entry: Entry) -> None:
-    """Withdrawn now: his game in play is resigned for him, a forfeit."""
+def _withdraw(tournament: Tournament, entry: Entry, ending: int | None = None) -> None:
+    """Withdrawn now: his game in play is resigned for him, a forfeit (`ending`: a game ending now)."""
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     for table in _live_tables_of(tournament, entry):
+        if table.game_id == ending:
+            continue
         table.forfeits = sorted({*table.forfeits, entry.pk})
         table.save(update_fields=["forfeits"])
         game_services.resign(table.game_id, entry.user)
@@ -345,24 +347,40 @@ def game_over(game: Game, **_details) -> None:
         return
     tournament = _locked(table.round.tournament_id)
     table.refresh_from_db()
-    timed_out = set(Move.objects.filter(game=game, by=Move.By.TIMEOUT, action__type=TIMEOUT)
-                    .values_list("position", flat=True))
-    forfeiters = [table.seats[p] for p in sorted(timed_out) if p is not None and p < len(table.seats)]
-    new = [pk for pk in forfeiters if pk not in table.forfeits]
-    if new:
-        table.forfeits = sorted({*table.forfeits, *new})
-        table.save(update_fields=["forfeits"])
-        for entry in Entry.objects.filter(pk__in=new).select_related("user"):
-            entry.forfeits += 1
-            entry.save(update_fields=["forfeits"])
-            limit = tournament.forfeits_to_withdraw
-            if limit and entry.forfeits >= limit and not entry.withdrawn_at:
-                _withdraw(tournament, entry)
+    _record_forfeits(tournament, table, [table.seats[p] for p in _lost_on_time(game) if p < len(table.seats)],
+                     ending=game.pk)
     round_ = table.round
     if tournament.status == Tournament.Status.RUNNING and round_.finished_at is None \
             and not _live_tables(round_, just_ended=game.pk).exists() \
             and not tournament.round_set.filter(number__gt=round_.number).exists():
         _round_over(tournament, round_, timezone.now())
+
+
+def _lost_on_time(game: Game) -> list[int]:
+    """The seat that lost this game on time: the one the engine's state says
+    forfeited, if his clock had run out (the Move row of the time-out is
+    written after this event; a resignation comes before the deadline)."""
+    seat = game.state.get("forfeited") if isinstance(game.state, dict) else None
+    if not isinstance(seat, int):
+        return []
+    now = timezone.now()
+    return [s.position for s in game.seats.all() if s.position == seat and s.deadline and s.deadline <= now]
+
+
+def _record_forfeits(tournament: Tournament, table: Table, entry_ids: list[int], ending: int | None = None) -> None:
+    """These entries forfeited the table: counted, and withdrawn at the tournament's number of forfeits
+    (`ending`: the game that is ending now, not to be resigned again)."""
+    new = [pk for pk in entry_ids if pk not in table.forfeits]
+    if not new:
+        return
+    table.forfeits = sorted({*table.forfeits, *new})
+    table.save(update_fields=["forfeits"])
+    for entry in Entry.objects.filter(pk__in=new).select_related("user"):
+        entry.forfeits += 1
+        entry.save(update_fields=["forfeits"])
+        limit = tournament.forfeits_to_withdraw
+        if limit and entry.forfeits >= limit and not entry.withdrawn_at:
+            _withdraw(tournament, entry, ending=ending)
 
 
 @transaction.atomic
@@ -380,7 +398,7 @@ def sweep_tournament(tournament_id: int, now=None) -> bool:
     changed = False
     if latest.finished_at is None and latest.deadline <= now:
         for table in _live_tables(latest).select_related("game"):
-            _time_out(table.game_id)
+            _time_out(tournament, table)
             changed = True
         latest.refresh_from_db()
         tournament.refresh_from_db()
@@ -393,15 +411,16 @@ def sweep_tournament(tournament_id: int, now=None) -> bool:
     return changed
 
 
-def _time_out(game_id: int) -> None:
-    """The round's deadline has come: every seat whose clock runs loses on time."""
+def _time_out(tournament: Tournament, table: Table) -> None:
+    """The round's deadline has come: the seats whose clocks run lose on time, forfeits."""
     for _attempt in range(8):
-        game = game_services.locked_game(game_id, seats=True)
+        game = game_services.locked_game(table.game_id, seats=True)
         if game.status != Game.Status.ACTIVE:
             return
         running = [s for s in game.seats.all() if s.deadline is not None]
         if not running:
             return
+        _record_forfeits(tournament, table, [table.seats[running[0].position]])
         # As a clock running out does when time-outs lose (`gameplay.services.clocks.expire_seat`).
         apply_move(game, running[0].position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
 
