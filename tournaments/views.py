@@ -57,11 +57,15 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     rows = pairing.current_standings(tournament)
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     rounds = list(tournament.round_set.prefetch_related("tables__game", "byes__entry__user").order_by("-number"))
+    shown = [(r, [(t, [str(entries[pk]) for pk in t.seats]) for t in r.tables.all()]) for r in rounds]
+    next_round = None
+    if tournament.status == Tournament.Status.RUNNING and rounds and rounds[0].number < tournament.rounds:
+        next_round = rounds[0].number + 1
     mine = None
     if request.user.is_authenticated:
         mine = next((e for e in entries.values() if e.user_id == request.user.pk), None)
     return render(request, "tournaments/tournament.html", {
-        "tournament": tournament, "rows": rows, "entries": entries, "rounds": rounds, "mine": mine,
+        "tournament": tournament, "rows": rows, "rounds": shown, "next_round": next_round, "mine": mine,
         "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
         "may_run": services.may_run(tournament, request.user),
         "late_entry": services.late_entry_open(tournament)})
