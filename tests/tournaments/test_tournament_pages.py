@@ -91,3 +91,15 @@ def test_the_rules_page_says_the_worked_examples_in_both_languages(client, langu
     page = client.get(reverse("tournament_rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     for phrase in phrases:
         assert phrase in page
+
+
+def test_the_pages_and_the_messages_speak_russian(client, people):
+    tournament = tournament_of(people[0])
+    people[1].language = "ru"
+    people[1].save()
+    client.force_login(people[1])
+    page = client.get(reverse("tournaments"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Турниры" in page and "Идёт запись" in page
+    client.post(reverse("tournament_join", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru")
+    response = client.post(reverse("tournament_join", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru", follow=True)
+    assert "Вы уже участвуете в этом турнире." in response.content.decode()
