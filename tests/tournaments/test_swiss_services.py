@@ -185,3 +185,34 @@ def test_leaving_before_the_start_removes_the_entry(people):
     assert list(tournament.entries.values_list("user", flat=True)) == [people[2].pk]
     with pytest.raises(GameError, match="not in this tournament"):
         services.leave(tournament.pk, people[1])
+
+
+def test_the_organizer_may_make_the_games_casual(people):
+    tournament = entered(tournament_of(people[0], rated=False), people[1:3])
+    services.start(tournament.pk, people[0])
+    assert not round_tables(tournament, 1)[0].game.rated
+
+
+def test_entry_conditions_on_rating_and_rated_games_are_checked(people):
+    tournament = tournament_of(people[0], min_rated_games=5)
+    with pytest.raises(GameError, match="at least 5 rated games"):
+        services.join(tournament.pk, people[1])
+    tournament = tournament_of(people[0], name="Strong", max_rating=-100)
+    with pytest.raises(GameError, match="outside this tournament's range"):
+        services.join(tournament.pk, people[1])
+    assert not Entry.objects.exists()
+
+
+def test_bot_accounts_enter_only_where_allowed(people):
+    people[1].is_bot = True
+    people[1].save()
+    with pytest.raises(GameError, match="bot accounts"):
+        services.join(tournament_of(people[0]).pk, people[1])
+    assert services.join(tournament_of(people[0], name="Bots welcome", allow_bots=True).pk, people[1])
+
+
+def test_the_rounds_are_suggested_from_the_entrants_when_not_set(people):
+    tournament = entered(tournament_of(people[0], rounds=0), people[1:10])
+    services.start(tournament.pk, people[0])
+    tournament.refresh_from_db()
+    assert tournament.rounds == 5  # 9 entrants: log2 9 rounded up, plus one
