@@ -14,6 +14,9 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=80)
     engine = forms.ChoiceField(label=_("game"), choices=_games)
     players = forms.IntegerField(label=_("players at a table"), min_value=2, max_value=6, initial=2)
+    format = forms.ChoiceField(label=_("format"), choices=Tournament.Format.choices)
+    advance = forms.IntegerField(label=_("places that go on from a table"), min_value=1, max_value=5, initial=1,
+                                 help_text=_("A knockout cup at tables of 3 to 6."))
     rounds = forms.IntegerField(label=_("rounds"), min_value=0, max_value=30, initial=0,
                                 help_text=_("0: suggested from the entrants at the start."))
     round_days = forms.IntegerField(label=_("days for a round"), min_value=1, max_value=60, initial=7)

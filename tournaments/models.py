@@ -28,6 +28,10 @@ class Tournament(models.Model):
         RUNNING = "running", _("in progress")
         FINISHED = "finished", _("finished")
 
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("knockout cup")
+
     class NextRound(models.TextChoices):
         FINISHED = "finished", _("when the previous round is finished")
         SCHEDULED = "scheduled", _("on its date")
@@ -40,7 +44,10 @@ class Tournament(models.Model):
     engine = models.CharField(_("game"), max_length=32)
     options = models.JSONField(_("options of the game"), default=dict, blank=True)
     players = models.PositiveSmallIntegerField(_("players at a table"))
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(_("rounds"))
+    # A knockout cup at tables of 3 to 6: the top places of each table that go on.
+    advance = models.PositiveSmallIntegerField(_("places that go on from a table"), default=1)
     max_entries = models.PositiveIntegerField(_("most players"), null=True, blank=True)
     rated = models.BooleanField(_("rated games"), default=True)
     allow_bots = models.BooleanField(_("bot accounts may enter"), default=False)
@@ -115,6 +122,8 @@ class Entry(models.Model):
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrew"), null=True, blank=True)
     final_rank = models.PositiveIntegerField(_("final rank"), null=True, blank=True)
+    # A knockout cup: the round he went out in (None: still in).
+    out_in_round = models.PositiveSmallIntegerField(_("went out in round"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")

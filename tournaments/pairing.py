@@ -50,8 +50,33 @@ def table_places(table: Table) -> dict[int, int] | None:
 def current_standings(tournament: Tournament) -> list[standings.Row]:
     entries, games, byes, _tables = history(tournament)
     players = [standings.Player(e.pk, str(e), e.number or 0, e.rating, bool(e.withdrawn_at)) for e in entries]
-    return standings.standings(players, games, byes, tournament.rounds, tournament.tiebreak_chain,
+    rows = standings.standings(players, games, byes, tournament.rounds, tournament.tiebreak_chain,
                                tournament.table_size)
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        rows = _cup_order(rows, entries, games)
+    return rows
+
+
+def _cup_order(rows: list[standings.Row], entries: list[Entry], games: list[standings.Game]) -> list[standings.Row]:
+    """A cup's order: the further a player went the higher, then his place at the table he went out
+    from (forfeiters last), then his seed."""
+    by_id = {e.pk: e for e in entries}
+    last: dict[int, tuple[int, int]] = {}
+    for game in games:
+        for entry, place in game.places.items():
+            worst = 99 if entry in game.forfeits else place
+            if game.round >= last.get(entry, (0, 0))[0]:
+                last[entry] = (game.round, worst)
+    def key(row):
+        entry = by_id[row.entry_id]
+        reached = 1000 if entry.out_in_round is None and not entry.withdrawn_at else (entry.out_in_round or 0)
+        return (-reached, last.get(row.entry_id, (0, 99))[1], entry.number or 0)
+    ordered = sorted(rows, key=key)
+    for rank, row in enumerate(ordered, start=1):
+        row.rank = rank
+        entry = by_id[row.entry_id]
+        row.reached = entry.out_in_round
+    return ordered
 
 
 def pair_next(tournament: Tournament, number: int, playing: list[Entry]) -> tuple[list[list[int]], list[int]]:

@@ -51,7 +51,7 @@ from gameplay.services.base import GameError
 from gameplay.services.moves import apply_move
 from moderation.permissions import is_moderator
 from ratings.services import rating_at
-from tournaments import pairing, standings, swiss
+from tournaments import knockout, pairing, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 RESERVED_SLUGS = {"new", "rules"}
@@ -100,6 +100,13 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
                         code="bad_request")
     if options.get("teams"):
         raise GameError(_("Tournaments in pairs are not offered yet."), code="bad_request")
+    cup = settings_of_tournament.get("format") == Tournament.Format.KNOCKOUT
+    advance = settings_of_tournament.get("advance", 1)
+    if cup and (not isinstance(advance, int) or not 1 <= advance < players):
+        raise GameError(_("From a table of %(n)s, 1 to %(m)s places go on.") % {"n": players, "m": players - 1},
+                        code="bad_request")
+    if cup:
+        rounds = 0  # counted from the entrants at the start
     if not isinstance(rounds, int) or not 0 <= rounds <= 30:
         raise GameError(_("A tournament has 1 to 30 rounds (0: suggested from the entrants)."), code="bad_request")
     try:
@@ -126,7 +133,7 @@ def late_entry_open(tournament: Tournament) -> bool:
     """Entries are taken until half the rounds have started."""
     if tournament.status == Tournament.Status.OPEN:
         return True
-    if tournament.status != Tournament.Status.RUNNING:
+    if tournament.status != Tournament.Status.RUNNING or tournament.format == Tournament.Format.KNOCKOUT:
         return False
     return 2 * tournament.round_set.count() < tournament.rounds
 
@@ -140,6 +147,8 @@ def join(tournament_id: int, user) -> Entry:
     now = timezone.now()
     if not late_entry_open(tournament):
         if tournament.status == Tournament.Status.RUNNING:
+            if tournament.format == Tournament.Format.KNOCKOUT:
+                raise GameError(_("This cup has already started."), code="started")
             raise GameError(_("Entries are closed: half the rounds have started."), code="closed")
         raise GameError(_("This tournament is over."), code="closed")
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
@@ -252,7 +261,10 @@ def start(tournament_id: int, by) -> Tournament:
     for number, entry in enumerate(entries, start=1):
         entry.number = number
     Entry.objects.bulk_update(entries, ["rating", "number"])
-    tournament.rounds = tournament.rounds or swiss.suggested_rounds(len(entries))
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        tournament.rounds = knockout.rounds_needed(len(entries), tournament.table_size, tournament.advance)
+    else:
+        tournament.rounds = tournament.rounds or swiss.suggested_rounds(len(entries))
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
     tournament.save(update_fields=["rounds", "status", "started_at"])
@@ -284,9 +296,12 @@ def _live_tables(round_: Round, just_ended: int | None = None):
 def _start_round(tournament: Tournament, number: int, now) -> Round:
     round_ = Round.objects.create(tournament=tournament, number=number, started_at=now,
                                   deadline=now + timedelta(days=tournament.round_days))
-    playing = [e for e in tournament.entries.filter(withdrawn_at=None).select_related("user")
-               if not is_suspended(e.user, now)]
-    if len(playing) < tournament.table_size:
+    playing = [e for e in tournament.entries.filter(withdrawn_at=None, out_in_round=None).select_related("user")
+               .order_by("number") if not is_suspended(e.user, now)]
+    cup = tournament.format == Tournament.Format.KNOCKOUT
+    if cup:
+        tables, byes = knockout.draw([e.pk for e in playing], tournament.table_size)
+    elif len(playing) < tournament.table_size:
         tables, byes = [], [e.pk for e in playing]
     else:
         try:
@@ -294,7 +309,7 @@ def _start_round(tournament: Tournament, number: int, now) -> Round:
         except swiss.SwissError:
             raise GameError(_("Round %(n)s cannot be paired.") % {"n": number}, code="unpairable") from None
     users = {e.pk: e.user for e in playing}
-    bye_points = 1.0 if tournament.table_size == 2 else 0.5
+    bye_points = 0.0 if cup else 1.0 if tournament.table_size == 2 else 0.5
     Bye.objects.bulk_create([Bye(round=round_, entry_id=pk, kind=Bye.Kind.PAIRING, points=bye_points)
                              for pk in byes])
     table_settings = {"time_preset": tournament.time_preset or "correspondence",
@@ -314,12 +329,30 @@ def _round_over(tournament: Tournament, round_: Round, now) -> None:
     starts now (or on its date, by the sweep), or the tournament ends."""
     round_.finished_at = now
     round_.save(update_fields=["finished_at"])
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        _knock_out(tournament, round_)
+        if tournament.entries.filter(withdrawn_at=None, out_in_round=None).count() <= 1 \
+                or round_.number >= tournament.rounds:
+            _finish(tournament, now)
+            return
     if round_.number >= tournament.rounds:
         _finish(tournament, now)
     elif tournament.next_round == Tournament.NextRound.FINISHED:
         _start_round(tournament, round_.number + 1, now)
     elif scheduled_start(tournament, round_.number + 1) <= now:
         _start_round(tournament, round_.number + 1, now)
+
+
+def _knock_out(tournament: Tournament, round_: Round) -> None:
+    """The players of the round's tables who do not go on are out (`tournaments.knockout`); an aborted
+    table sends on its best seeds."""
+    seeds = dict(tournament.entries.values_list("pk", "number"))
+    out = []
+    for table in round_.tables.select_related("game").prefetch_related("game__seats"):
+        places = pairing.table_places(table) or {pk: 1 for pk in table.seats}
+        on = knockout.going_on(places, tournament.advance, seeds, frozenset(table.forfeits))
+        out += [pk for pk in table.seats if pk not in on]
+    Entry.objects.filter(pk__in=out, out_in_round=None).update(out_in_round=round_.number)
 
 
 def scheduled_start(tournament: Tournament, number: int):

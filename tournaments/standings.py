@@ -74,6 +74,7 @@ class Row:
     byes: int
     withdrawn: bool
     by_round: dict[int, float] = field(default_factory=dict)
+    reached: int | None = None  # a knockout cup: the round he went out in
 
 
 def validate_chain(chain: Sequence[str]) -> tuple[str, ...]:

@@ -72,7 +72,7 @@ def test_the_standings_csv_has_a_row_per_player_with_the_tie_breaks(client, peop
 def test_creating_a_tournament_through_the_form(client, people):
     client.force_login(people[0])
     response = client.post(reverse("new_tournament"), {
-        "name": "Winter Swiss", "engine": "durak", "players": 2, "rounds": 5, "round_days": 3,
+        "name": "Winter Swiss", "engine": "durak", "players": 2, "format": "swiss", "advance": 1, "rounds": 5, "round_days": 3,
         "next_round": "finished", "forfeits_to_withdraw": 2, "rated": "on"})
     tournament = Tournament.objects.get()
     assert response.url == tournament.get_absolute_url()
@@ -103,3 +103,24 @@ def test_the_pages_and_the_messages_speak_russian(client, people):
     client.post(reverse("tournament_join", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru")
     response = client.post(reverse("tournament_join", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru", follow=True)
     assert "Вы уже участвуете в этом турнире." in response.content.decode()
+
+
+@pytest.mark.parametrize("language,phrases", [
+    ("en", ["Knockout cup", "seeds 1 and 2 have byes, 3 meets 6 and 4 meets 5", "1 4 5 8 and 2 3 6 7",
+            "the better seed goes on"]),
+    ("ru", ["Кубок на выбывание", "у первого и второго номеров пропуски, 3 играет с 6, 4 — с 5",
+            "1 4 5 8 и 2 3 6 7", "проходит лучший посеянный"]),
+])
+def test_the_rules_page_says_the_cups_worked_examples(client, language, phrases):
+    # the same examples as tests/tournaments/test_knockout_cup.py's first two tests
+    page = client.get(reverse("tournament_rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for phrase in phrases:
+        assert phrase in page
+
+
+def test_a_cups_page_says_who_went_out_in_which_round(client, people):
+    cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT), people[1:5])
+    services.start(cup.pk, people[0])
+    play_round(cup, 1)
+    page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
+    assert "Knockout cup" in page and "Went out in round" in page
