@@ -50,6 +50,7 @@ from gameplay.records import TIMEOUT
 from gameplay.services.base import GameError
 from gameplay.services.moves import apply_move
 from moderation.permissions import is_moderator
+from notifications import dispatch
 from ratings.services import rating_at
 from tournaments import knockout, pairing, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
@@ -319,9 +320,17 @@ def _start_round(tournament: Tournament, number: int, now) -> Round:
         game = game_services.create_seated_game([users[pk] for pk in seats], tournament.engine, tournament.options,
                                                 **table_settings)
         Table.objects.create(round=round_, board=board, seats=seats, game=game)
+        _announce(tournament, number, game.pk)
     if not tables:
         _round_over(tournament, round_, now)
     return round_
+
+
+def _announce(tournament: Tournament, number: int, game_id: int) -> None:
+    """After the commit, the table's players hear of the new round (notifications: as a league's round)."""
+    name, tournament_id = tournament.name, tournament.pk
+    transaction.on_commit(lambda: dispatch.notify_tournament_game(
+        game_id, tournament=name, tournament_id=tournament_id, round_number=number), robust=True)
 
 
 def _round_over(tournament: Tournament, round_: Round, now) -> None:
