@@ -346,10 +346,22 @@ def _round_over(tournament: Tournament, round_: Round, now) -> None:
             return
     if round_.number >= tournament.rounds:
         _finish(tournament, now)
-    elif tournament.next_round == Tournament.NextRound.FINISHED:
-        _start_round(tournament, round_.number + 1, now)
-    elif scheduled_start(tournament, round_.number + 1) <= now:
-        _start_round(tournament, round_.number + 1, now)
+    elif tournament.next_round == Tournament.NextRound.FINISHED or \
+            scheduled_start(tournament, round_.number + 1) <= now:
+        _start_or_finish(tournament, round_.number + 1, now)
+
+
+def _start_or_finish(tournament: Tournament, number: int, now) -> None:
+    """Start round `number`; when it cannot be paired (everyone left has met
+    everyone), the tournament ends here instead: the game that ended the
+    round keeps its result either way."""
+    try:
+        with transaction.atomic():
+            _start_round(tournament, number, now)
+    except GameError as exc:
+        if exc.code != "unpairable":
+            raise
+        _finish(tournament, now)
 
 
 def _knock_out(tournament: Tournament, round_: Round) -> None:
@@ -448,7 +460,7 @@ def sweep_tournament(tournament_id: int, now=None) -> bool:
             and latest.number < tournament.rounds \
             and not tournament.round_set.filter(number__gt=latest.number).exists() \
             and scheduled_start(tournament, latest.number + 1) <= now:
-        _start_round(tournament, latest.number + 1, now)
+        _start_or_finish(tournament, latest.number + 1, now)
         changed = True
     return changed
 
@@ -463,6 +475,9 @@ def _time_out(tournament: Tournament, table: Table) -> None:
         if not running:
             return
         _record_forfeits(tournament, table, [table.seats[running[0].position]])
+        game = game_services.locked_game(table.game_id, seats=True)  # his withdrawal may have resigned it
+        if game.status != Game.Status.ACTIVE:
+            return
         # As a clock running out does when time-outs lose (`gameplay.services.clocks.expire_seat`).
         apply_move(game, running[0].position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
 

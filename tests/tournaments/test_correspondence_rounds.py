@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from gameplay import services as game_services
+from moderation.services import games as moderation
 from gameplay.models import Game
 from tests.tournaments.conftest import entered, play_round, round_tables, tournament_of
 from tournaments import pairing, services, tasks
@@ -110,3 +111,24 @@ def test_a_game_lost_on_time_is_a_forfeit(people):
     assert table.forfeits == [late]
     assert Entry.objects.get(pk=late).forfeits == 1
     assert Round.objects.filter(tournament=tournament).count() == 2
+
+
+def test_a_moderators_adjudication_ends_the_game_and_the_round_goes_on(people, django_user_model):
+    moderator = django_user_model.objects.create_superuser("mod41", password="pw-not-used-1")
+    tournament = entered(tournament_of(people[0], rounds=2), people[1:5])
+    services.start(tournament.pk, people[0])
+    first, second = round_tables(tournament, 1)
+    moderation.adjudicate_game(first.game_id, moderator, "both agreed on a draw", {"places": [1, 1]})
+    moderation.adjudicate_game(second.game_id, moderator, "seat 0 was winning", {"places": [1, 2]})
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    assert sorted(r.points for r in pairing.current_standings(tournament)) == [0, 0.5, 0.5, 1]
+
+
+def test_a_round_nobody_can_be_paired_in_ends_the_tournament_and_the_result_stands(people):
+    tournament = entered(tournament_of(people[0], rounds=3), people[1:3])  # two players meet once only
+    services.start(tournament.pk, people[0])
+    play_round(tournament, 1)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert round_tables(tournament, 1)[0].game.status == Game.Status.FINISHED
+    assert Round.objects.filter(tournament=tournament).count() == 1
