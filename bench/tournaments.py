@@ -4,6 +4,7 @@ system) and the seating of tables of four (`tournaments.seating`).
 
     .venv/bin/python -m bench.tournaments            # 1,000 entrants, 9 rounds
     .venv/bin/python -m bench.tournaments --quick    # 200 entrants, 5 rounds
+    .venv/bin/python -m bench.tournaments --entrants 1000 --rounds 2 --only two
 
 For each round it prints the time to pair it, and for tables of four the
 repeated table-mates (pairs already met) the round seats. Then, on small
@@ -33,6 +34,7 @@ def two_player_rounds(entrants: int, rounds: int, rng: random.Random) -> list[fl
         start = time.perf_counter()
         pairs = swiss.pair(swiss.parse_trf(text))
         times.append(time.perf_counter() - start)
+        print(f"  two-player round {_round + 1}: {times[-1]:.2f} s", flush=True)
         for first, second in pairs:
             if not second:
                 players[first - 1].results.append(swiss.RoundResult(None, False, swiss.PAIRING_BYE))
@@ -90,17 +92,24 @@ def exact_gaps(trials: int, rng: random.Random) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--entrants", type=int)
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--only", choices=["two", "tables", "exact"])
     args = parser.parse_args()
     entrants, rounds, trials = (200, 5, 20) if args.quick else (1000, 9, 60)
+    entrants, rounds = args.entrants or entrants, args.rounds or rounds
     rng = random.Random(41)
-    times = two_player_rounds(entrants, rounds, rng)
-    print(f"two-player tables, {entrants} entrants: pairing a round took "
-          + ", ".join(f"{t:.2f}" for t in times) + " s")
-    for size in (4,):
+    if args.only in (None, "two"):
+        times = two_player_rounds(entrants, rounds, rng)
+        print(f"two-player tables, {entrants} entrants: pairing a round took "
+              + ", ".join(f"{t:.2f}" for t in times) + " s")
+    for size in (4,) if args.only in (None, "tables") else ():
         results = table_rounds(entrants, rounds, size, rng)
         print(f"tables of {size}, {entrants} entrants: seating a round took "
               + ", ".join(f"{t:.2f}" for t, _r in results) + " s; repeated table-mates per round: "
               + ", ".join(str(r) for _t, r in results))
+    if args.only not in (None, "exact"):
+        return
     print(f"small events solved exactly ({trials}): repeats above the best -> events: {exact_gaps(trials, rng)}"
           " (-1 would be a worse score spread: never)")
 
