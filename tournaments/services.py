@@ -76,6 +76,16 @@ def _locked(tournament_id: int) -> Tournament:
     return tournament
 
 
+def _locked_with_games(tournament_id: int, user_id: int) -> Tournament:
+    """The tournament locked in the order a game's end locks: the player's tournament games in play
+    first, then the tournament (a withdrawal resigns them)."""
+    games = (Table.objects.filter(round__tournament_id=tournament_id, game__status=Game.Status.ACTIVE,
+                                  game__seats__user_id=user_id).order_by("game_id").values_list("game_id", flat=True))
+    for game_id in games:
+        game_services.locked_game(game_id)
+    return _locked(tournament_id)
+
+
 # -- creating -----------------------------------------------------------------------
 
 
@@ -194,7 +204,7 @@ def _check_may_enter(tournament: Tournament, user, now) -> None:
 @transaction.atomic
 def leave(tournament_id: int, user) -> None:
     """Leave: before the start the entry is gone; after it the player is withdrawn."""
-    tournament = _locked(tournament_id)
+    tournament = _locked_with_games(tournament_id, user.pk)
     entry = Entry.objects.filter(tournament=tournament, user=user, withdrawn_at=None).first()
     if entry is None:
         raise GameError(_("You are not in this tournament."), code="not_entered")
@@ -212,7 +222,7 @@ def withdraw(entry_id: int, by) -> Entry:
     entry = Entry.objects.filter(pk=entry_id).select_related("user").first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
-    tournament = _locked(entry.tournament_id)
+    tournament = _locked_with_games(entry.tournament_id, entry.user_id)
     if by != entry.user:
         _must_run(tournament, by)
     entry.refresh_from_db()
@@ -437,49 +447,57 @@ def _record_forfeits(tournament: Tournament, table: Table, entry_ids: list[int],
             _withdraw(tournament, entry, ending=ending)
 
 
-@transaction.atomic
 def sweep_tournament(tournament_id: int, now=None) -> bool:
     """One tournament's clock: a round past its deadline has every clock still
-    running in it run out (forfeits), and a round due on its date starts.
-    Harmless to run twice or late. True if it changed anything."""
+    running in it run out (forfeits), each game in its own transaction, and a
+    round due on its date starts. Harmless to run twice or late. True if it
+    changed anything. Locks as a game's end does: the game, then the tournament."""
     now = now or timezone.now()
-    tournament = _locked(tournament_id)
-    if tournament.status != Tournament.Status.RUNNING:
-        return False
-    latest = tournament.round_set.order_by("-number").first()
+    latest = Round.objects.filter(tournament_id=tournament_id, tournament__status=Tournament.Status.RUNNING) \
+        .order_by("-number").first()
     if latest is None:
         return False
     changed = False
     if latest.finished_at is None and latest.deadline <= now:
-        for table in _live_tables(latest).select_related("game"):
-            _time_out(tournament, table)
-            changed = True
-        latest.refresh_from_db()
-        tournament.refresh_from_db()
-    if tournament.status == Tournament.Status.RUNNING and latest.finished_at is not None \
-            and latest.number < tournament.rounds \
-            and not tournament.round_set.filter(number__gt=latest.number).exists() \
-            and scheduled_start(tournament, latest.number + 1) <= now:
-        _start_or_finish(tournament, latest.number + 1, now)
-        changed = True
-    return changed
+        for table_id in _live_tables(latest).values_list("pk", flat=True):
+            changed = _time_out(table_id) or changed
+    return _start_due_round(tournament_id, now) or changed
 
 
-def _time_out(tournament: Tournament, table: Table) -> None:
-    """The round's deadline has come: the seats whose clocks run lose on time, forfeits."""
+@transaction.atomic
+def _start_due_round(tournament_id: int, now) -> bool:
+    """The round after a finished one starts when its date has come (rounds on dates)."""
+    tournament = _locked(tournament_id)
+    latest = tournament.round_set.order_by("-number").first()
+    if tournament.status != Tournament.Status.RUNNING or latest is None or latest.finished_at is None \
+            or latest.number >= tournament.rounds or scheduled_start(tournament, latest.number + 1) > now:
+        return False
+    _start_or_finish(tournament, latest.number + 1, now)
+    return True
+
+
+@transaction.atomic
+def _time_out(table_id: int) -> bool:
+    """The round's deadline has come: the seats of this table whose clocks run lose on time, forfeits."""
+    table = Table.objects.select_related("round").get(pk=table_id)
+    changed = False
     for _attempt in range(8):
         game = game_services.locked_game(table.game_id, seats=True)
         if game.status != Game.Status.ACTIVE:
-            return
+            return changed
+        tournament = _locked(table.round.tournament_id)
+        table.refresh_from_db()
         running = [s for s in game.seats.all() if s.deadline is not None]
         if not running:
-            return
+            return changed
+        changed = True
         _record_forfeits(tournament, table, [table.seats[running[0].position]])
         game = game_services.locked_game(table.game_id, seats=True)  # his withdrawal may have resigned it
         if game.status != Game.Status.ACTIVE:
-            return
+            return changed
         # As a clock running out does when time-outs lose (`gameplay.services.clocks.expire_seat`).
         apply_move(game, running[0].position, {"type": TIMEOUT}, by=Move.By.TIMEOUT)
+    return changed
 
 
 def running_tournament_ids(now=None) -> list[int]:
