@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "notifications",
     "moderation",
     "leagues",
+    "tournaments",
     "pages",
     # Migrations only: its reports moved to moderation with their rows (conduct/apps.py).
     "conduct",
@@ -322,6 +323,9 @@ LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
 # again a season still drawing this long after its start (its task was lost).
 LEAGUE_DRAW_GRACE_SECONDS = env.int("LEAGUE_DRAW_GRACE_SECONDS", default=300)
 LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
+# Tournaments: beat's sweep runs out the clocks of a round past its deadline
+# and starts a round due on its date (tournaments/tasks.py).
+TOURNAMENT_SWEEP_SECONDS = env.float("TOURNAMENT_SWEEP_SECONDS", default=60.0)
 # A challenge's expiry task is queued after its commit; beat's sweep closes
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
@@ -409,6 +413,7 @@ CELERY_BEAT_SCHEDULE = {
     "daily-digests": {"task": "notifications.tasks.send_daily_digests",
                       "schedule": crontab(minute=0, hour=DIGEST_HOUR_UTC)},
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
+    "tournament-rounds": {"task": "tournaments.tasks.sweep_rounds", "schedule": TOURNAMENT_SWEEP_SECONDS},
     "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
     "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
 }

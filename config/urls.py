@@ -19,6 +19,7 @@ urlpatterns = [
     path("sheets/", include("scoresheets.urls")),
     path("ratings/", include("ratings.urls")),
     path("leagues/", include("leagues.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("moderation/", include("moderation.urls")),
     path("reports/", include("moderation.report_urls")),
     path("api/", include("api.urls")),

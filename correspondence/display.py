@@ -58,6 +58,7 @@ class Words:
         self.waiting_for_players = gettext("Waiting for players (%(n)s seats)")
         self.place = gettext("place %(place)s of %(n)s")
         self.league = gettext("%(league)s, season %(season)s, round %(n)s")
+        self.tournament = gettext("%(tournament)s, round %(n)s")
         self._durations: dict[int, str] = {}
         self._escaped: dict[str, str] = {}
         self._links: dict[tuple[str, str], str] = {}
@@ -163,8 +164,11 @@ def _league(row: MyGame, words: Words) -> SafeString | str:
     if not row.league:
         return ""
     league = row.league
-    text = words.league % {"league": conditional_escape(league["name"]), "season": league["season"],
-                           "n": league["round"]}
+    if league["season"] is None:  # a tournament's game
+        text = words.tournament % {"tournament": conditional_escape(league["name"]), "n": league["round"]}
+    else:
+        text = words.league % {"league": conditional_escape(league["name"]), "season": league["season"],
+                               "n": league["round"]}
     return format_html(' <a class="league-mark" href="{}">{}</a>', league["url"], mark_safe(text))
 
 

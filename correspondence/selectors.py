@@ -85,7 +85,7 @@ class MyGame:
     last_move_at: datetime | None
     started_at: datetime | None
     finished_at: datetime | None
-    league: dict | None  # {"name", "season", "round", "url"}
+    league: dict | None  # {"name", "season", "round", "url"}; a tournament's: season None
     result: dict | None  # {"place", "points", "aborted"}
     seats_count: int
     time_control: str
@@ -205,7 +205,9 @@ def _recently_ended(user, now: datetime) -> list[tuple[int, int]]:
 GAME_FIELDS = ("id", "engine", "options", "seats_count", "status", "version", "turn_started_at", "started_at",
                "finished_at", "move_seconds", "reserve_seconds", "night_pause",
                "fixture__round", "fixture__division__number", "fixture__division__season__number",
-               "fixture__division__season__league__name", "fixture__division__season__league__slug")
+               "fixture__division__season__league__name", "fixture__division__season__league__slug",
+               "tournament_table__round__number", "tournament_table__round__tournament__name",
+               "tournament_table__round__tournament__slug")
 SEAT_FIELDS = ("id", "game_id", "position", "user_id", "is_bot", "team", "reserve_seconds_left",
                "clock_uses_reserve", "deadline", "in_reserve", "place", "points")
 USER_FIELDS = ("user__username", "user__display_name", "user__is_bot", "user__time_zone",
@@ -225,6 +227,10 @@ def _vacations(user_ids: set[int], now: datetime) -> dict[int, tuple]:
 
 
 def _league(game: GameRow) -> dict | None:
+    if game.tournament_table__round__number is not None:
+        return {"name": game.tournament_table__round__tournament__name, "season": None,
+                "round": game.tournament_table__round__number,
+                "url": reverse("tournament", args=[game.tournament_table__round__tournament__slug])}
     if game.fixture__round is None:
         return None
     slug, season = game.fixture__division__season__league__slug, game.fixture__division__season__number

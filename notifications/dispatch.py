@@ -417,3 +417,16 @@ def notify_league_game(game_id: int, *, league: str, season_id: int, round_numbe
     return notify(LEAGUE_ROUND, [s.user for s in seats if s.user_id in by_user],
                   key=f"league_round:season={season_id}:{round_part}", game_id=game_id, email=True,
                   compose=lambda user: notices.league_round(league, round_number, game, seats, by_user[user.pk]))
+
+
+def notify_tournament_game(game_id: int, *, tournament: str, tournament_id: int, round_number: int) -> int:
+    """A tournament's new round put this game in play: tell its players, once per round, as a league's
+    round is told (the same kind of notice, so the same choice of where it goes). Sent by email too."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seats = list(game.seats.select_related("user"))
+    by_user = {s.user_id: s.position for s in seats if s.user_id and not s.is_bot}
+    return notify(LEAGUE_ROUND, [s.user for s in seats if s.user_id in by_user],
+                  key=f"tournament_round:{tournament_id}:round={round_number}", game_id=game_id, email=True,
+                  compose=lambda user: notices.league_round(tournament, round_number, game, seats, by_user[user.pk]))

@@ -1,0 +1,37 @@
+import pytest
+
+from gameplay import services as game_services
+from gameplay.models import Game
+from tournaments import services
+from tournaments.models import Table, Tournament
+
+
+@pytest.fixture
+def people(django_user_model):
+    return [django_user_model.objects.create_user(f"tp{i}", password="pw-not-used-1", language="en")
+            for i in range(12)]
+
+
+def tournament_of(organizer, **fields) -> Tournament:
+    settings = {"name": "Autumn Swiss", "engine": "durak", "players": 2, "rounds": 3}
+    settings.update(fields)
+    return services.create_tournament(organizer, **settings)
+
+
+def entered(tournament: Tournament, users) -> Tournament:
+    for user in users:
+        services.join(tournament.pk, user)
+    return tournament
+
+
+def round_tables(tournament: Tournament, number: int) -> list[Table]:
+    return list(Table.objects.filter(round__tournament=tournament, round__number=number)
+                .select_related("game").order_by("board"))
+
+
+def play_round(tournament: Tournament, number: int, loser_seat: int = 1) -> None:
+    """Every game of the round still in play ends: the player in `loser_seat` resigns."""
+    for table in round_tables(tournament, number):
+        if table.game.status == Game.Status.ACTIVE:
+            loser = table.game.seats.get(position=loser_seat).user
+            game_services.resign(table.game_id, loser)

@@ -1,0 +1,83 @@
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.services.base import GameError
+from tournaments import services
+from tournaments.models import Bye, Entry, Round, Table, Tournament
+
+
+def _each(modeladmin, request, queryset, action, done) -> None:
+    """Run a service on every selected row; say what went through and what was refused."""
+    for obj in queryset:
+        try:
+            action(obj.pk, request.user)
+        except GameError as exc:
+            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "engine", "players", "rounds", "status", "organizer", "created_at"]
+    list_filter = ["status", "engine"]
+    list_select_related = ["organizer"]
+    search_fields = ["name", "slug"]
+    raw_id_fields = ["organizer"]
+    readonly_fields = ["slug", "engine", "options", "players", "organizer", "status", "started_at", "finished_at",
+                       "seed"]
+    actions = ["start"]
+
+    def has_add_permission(self, request):
+        return False  # a tournament is created on the site, through its service (tournaments/new/)
+
+    @admin.action(description=_("Start the tournament"))
+    def start(self, request, queryset):
+        _each(self, request, queryset, services.start, _("started"))
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "number", "rating", "forfeits", "final_rank", "withdrawn_at"]
+    list_filter = ["tournament"]
+    list_select_related = ["user", "partner", "tournament"]
+    search_fields = ["user__username"]
+    readonly_fields = ["tournament", "user", "partner", "number", "rating", "forfeits", "final_rank", "withdrawn_at"]
+    actions = ["withdraw"]
+
+    @admin.action(description=_("Withdraw from the tournament (the game in play is forfeited)"))
+    def withdraw(self, request, queryset):
+        _each(self, request, queryset, services.withdraw, _("withdrawn"))
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "started_at", "deadline", "finished_at"]
+    list_select_related = ["tournament"]
+    readonly_fields = ["tournament", "number", "started_at", "deadline", "finished_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["round", "board", "seats", "game", "forfeits"]
+    list_select_related = ["round__tournament", "game"]
+    readonly_fields = ["round", "board", "seats", "game", "forfeits"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Bye)
+class ByeAdmin(admin.ModelAdmin):
+    list_display = ["round", "entry", "kind", "points"]
+    list_select_related = ["round__tournament", "entry__user"]
+    readonly_fields = ["round", "entry", "kind", "points"]
+
+    def has_add_permission(self, request):
+        return False

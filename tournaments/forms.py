@@ -1,0 +1,31 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.engine import ENGINES, get_engine
+from gameplay.i18n import engine_name
+from tournaments.models import Tournament
+
+
+def _games() -> list[tuple[str, str]]:
+    return [(slug, engine_name(get_engine(slug))) for slug in ENGINES]
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=80)
+    engine = forms.ChoiceField(label=_("game"), choices=_games)
+    players = forms.IntegerField(label=_("players at a table"), min_value=2, max_value=6, initial=2)
+    format = forms.ChoiceField(label=_("format"), choices=Tournament.Format.choices)
+    advance = forms.IntegerField(label=_("places that go on from a table"), min_value=1, max_value=5, initial=1,
+                                 help_text=_("A knockout cup at tables of 3 to 6."))
+    rounds = forms.IntegerField(label=_("rounds"), min_value=0, max_value=30, initial=0,
+                                help_text=_("0: suggested from the entrants at the start."))
+    round_days = forms.IntegerField(label=_("days for a round"), min_value=1, max_value=60, initial=7)
+    next_round = forms.ChoiceField(label=_("the next round starts"), choices=Tournament.NextRound.choices)
+    max_entries = forms.IntegerField(label=_("most players"), min_value=2, required=False)
+    forfeits_to_withdraw = forms.IntegerField(label=_("forfeits that withdraw a player"), min_value=0,
+                                              max_value=10, initial=2, help_text=_("0: never."))
+    rated = forms.BooleanField(label=_("rated games"), required=False, initial=True)
+    description = forms.CharField(label=_("description"), widget=forms.Textarea, required=False)
+
+    def tournament_settings(self) -> dict:
+        return dict(self.cleaned_data)

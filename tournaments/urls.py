@@ -1,0 +1,16 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.tournament_list, name="tournaments"),
+    path("new/", views.new_tournament, name="new_tournament"),
+    path("rules/", views.tournament_rules, name="tournament_rules"),
+    path("<slug:slug>/", views.tournament_page, name="tournament"),
+    path("<slug:slug>/standings.csv", views.standings_csv, name="tournament_standings_csv"),
+    path("<slug:slug>/join/", views.join, name="tournament_join"),
+    path("<slug:slug>/leave/", views.leave, name="tournament_leave"),
+    path("<slug:slug>/start/", views.start, name="tournament_start"),
+    path("<slug:slug>/rounds/<int:number>/start/", views.start_round, name="tournament_start_round"),
+    path("<slug:slug>/withdraw/<int:entry_id>/", views.withdraw, name="tournament_withdraw"),
+]

@@ -1,0 +1,134 @@
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext as _, gettext_lazy
+from django.views.decorators.http import require_POST
+
+from gameplay.engine import ENGINES, get_engine
+from gameplay.i18n import engine_name
+from gameplay.services.base import GameError
+from tournaments import pairing, services
+from tournaments.forms import TournamentForm
+from tournaments.models import Entry, Tournament
+
+TIEBREAK_LABELS = {
+    "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn–Berger"), "direct": gettext_lazy("Direct encounter"),
+    "wins": gettext_lazy("Wins"), "rating": gettext_lazy("Rating"),
+}
+
+
+def tournament_rules(request: HttpRequest) -> HttpResponse:
+    language = (get_language() or "en").split("-")[0]
+    return render(request, f"tournaments/rules/{language if language in ('ru', 'en') else 'en'}.html")
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.select_related("organizer").annotate(
+        entry_count=Count("entries", filter=Q(entries__withdrawn_at=None)))
+    game = request.GET.get("game", "")
+    if game in ENGINES:
+        tournaments = tournaments.filter(engine=game)
+    groups = [(label, [t for t in tournaments if t.status == status]) for status, label in Tournament.Status.choices]
+    return render(request, "tournaments/list.html", {
+        "groups": groups, "game": game, "games": [(slug, engine_name(get_engine(slug))) for slug in ENGINES]})
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(request.user, **form.tournament_settings())
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings, and every round's tables and byes."""
+    tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    rows = pairing.current_standings(tournament)
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
+    rounds = list(tournament.round_set.prefetch_related("tables__game", "byes__entry__user").order_by("-number"))
+    shown = [(r, [(t, [str(entries[pk]) for pk in t.seats]) for t in r.tables.all()]) for r in rounds]
+    next_round = None
+    if tournament.status == Tournament.Status.RUNNING and rounds and rounds[0].number < tournament.rounds:
+        next_round = rounds[0].number + 1
+    mine = None
+    if request.user.is_authenticated:
+        mine = next((e for e in entries.values() if e.user_id == request.user.pk), None)
+    return render(request, "tournaments/tournament.html", {
+        "tournament": tournament, "rows": rows, "rounds": shown, "next_round": next_round, "mine": mine,
+        "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
+        "may_run": services.may_run(tournament, request.user),
+        "late_entry": services.late_entry_open(tournament)})
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
+    writer = csv.writer(response)
+    chain = tournament.tiebreak_chain
+    writer.writerow(["rank", "entry", "player", "points", *chain, "played", "byes", "withdrawn"])
+    for row in pairing.current_standings(tournament):
+        writer.writerow([row.rank, row.entry_id, row.name, row.points,
+                         *("" if row.tiebreaks[k] is None else row.tiebreaks[k] for k in chain),
+                         row.played, row.byes, int(row.withdrawn)])
+    return response
+
+
+def _act(request: HttpRequest, tournament: Tournament, action, done: str) -> HttpResponse:
+    try:
+        action()
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect(tournament)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament, lambda: services.join(tournament.pk, request.user), _("You have joined."))
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament, lambda: services.leave(tournament.pk, request.user), _("You have left."))
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament, lambda: services.start(tournament.pk, request.user),
+                _("The tournament has started."))
+
+
+@login_required
+@require_POST
+def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament, lambda: services.start_next_round(tournament.pk, request.user, number),
+                _("Round %(n)s has started.") % {"n": number})
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user),
+                _("%(who)s is withdrawn.") % {"who": entry})
