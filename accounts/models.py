@@ -48,6 +48,9 @@ class User(AbstractUser):
     # A bot account (issue 29): played by a program through the API. Set by the player himself
     # (irreversibly) or by a moderator (accounts/bots.py); labelled wherever its name is shown.
     is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
+    # Sign-up clears it until the account confirms an address (accounts/verification.py); an
+    # account made by the staff or a command has it from the start.
+    address_confirmed = models.BooleanField(_("address confirmed"), default=True)
     bot_since = models.DateTimeField(_("bot since"), null=True, blank=True, editable=False)
 
     BOT_LABEL = "BOT"  # the same in every language, as chess sites write it

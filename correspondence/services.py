@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.standing import is_suspended, suspension_message
+from accounts import verification
 from correspondence import emails, live
 from correspondence.models import Challenge, Follow, Invitation, Note
 from correspondence.signals import challenge_received
@@ -130,8 +131,12 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
         if user.pk == by.pk:
             raise CorrespondenceError(_("You cannot challenge yourself."), code="bad_request")
         users.append(user)
-    strangers = set(u.pk for u in users if u.challenges_from_friends_only) - set(
-        Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
+    followers = set(Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
+    if not verification.is_verified(by) and any(u.pk not in followers for u in users):
+        # Until his address is confirmed, a player challenges only those who follow him.
+        raise CorrespondenceError(verification.unverified_message(_("challenge a player who does not follow you")),
+                                  code=verification.UNVERIFIED)
+    strangers = set(u.pk for u in users if u.challenges_from_friends_only) - followers
     for user in users:
         if user.pk in strangers:
             raise CorrespondenceError(
