@@ -116,3 +116,27 @@ class Vacation(models.Model):
     @property
     def days(self) -> float:
         return (self.ends_at - self.starts_at).total_seconds() / 86400
+
+
+class Block(models.Model):
+    """`blocker` blocks `blocked` (issue 40): their chat lines are hidden from
+    each other, the blocked player's challenges and follows are refused, and
+    neither joins the other's open tables (accounts/blocks.py). League
+    pairings are unchanged."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks", verbose_name=_("player"))
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by",
+                                verbose_name=_("blocked player"))
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} ⊘ {self.blocked}"

@@ -287,7 +287,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "result": result,
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
-        "chat_history": chat_history(game) if game.is_over else None,
+        "chat_history": chat_history(game, request.user.pk) if game.is_over else None,
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
         "replaced": replacement_of(game.pk, request.user) if position is None and game.status != Game.Status.OPEN else None,
     }

@@ -11,6 +11,7 @@ from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
 from gameplay.services.after_commit import game_changed, game_created
 from gameplay.loading import cache_seats
+from accounts import blocks
 from gameplay.services.base import GameError, ensure_verified, locked_game, seat_of
 
 
@@ -178,6 +179,9 @@ def join_game(game_id: int, user, position: int | None = None) -> Game:
         raise GameError(_("This table's creator does not allow bot accounts."), code="bots_not_allowed")
     if game.rated:
         ensure_verified(user, _("sit at a rated table"))
+    seated = [uid for uid in game.seats.values_list("user_id", flat=True) if uid]
+    if blocks.any_block(user.pk, seated):  # a block either way: neither joins the other's table
+        raise GameError(_("This table is not open to you."), code="blocked")
     free = game.seats.filter(user__isnull=True, is_bot=False)
     if position is not None:
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < game.seats_count:
