@@ -1,3 +1,4 @@
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
@@ -140,3 +141,28 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker} ⊘ {self.blocked}"
+
+
+def new_export_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class DataExport(models.Model):
+    """A player's "Download my data" (issue 40): a zip of JSON files built by a
+    Celery task (pages/personal_data.py), kept in the database (every web
+    process of every machine serves it) until it expires, 7 days after."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports", verbose_name=_("player"))
+    key = models.CharField(_("key"), max_length=40, unique=True, default=new_export_key, editable=False)
+    requested_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    ready_at = models.DateTimeField(_("ready at"), null=True, blank=True, editable=False)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True, editable=False)
+    content = models.BinaryField(_("zip file"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = _("data export")
+        verbose_name_plural = _("data exports")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.requested_at:%Y-%m-%d %H:%M}"

@@ -364,6 +364,8 @@ DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
 DEADLINE_TASK_HORIZON = env.int(
     "DEADLINE_TASK_HORIZON", default=CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] // 2
 )
+# A player's "Download my data" file is kept this many days (pages/personal_data.py).
+DATA_EXPORT_DAYS = env.int("DATA_EXPORT_DAYS", default=7)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 # Leagues: anyone logged in may create one, or only staff when this is set.
 LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
@@ -455,6 +457,7 @@ CELERY_BEAT_SCHEDULE = {
     "league-drawing": {"task": "leagues.tasks.sweep_drawing", "schedule": LEAGUE_DRAW_SWEEP_SECONDS},
     "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
     "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
+    "forget-data-exports": {"task": "pages.tasks.forget_data_exports", "schedule": crontab(minute=30, hour=3)},
 }
 
 LOGGING = {
