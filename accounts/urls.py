@@ -54,5 +54,6 @@ urlpatterns = [
     path("email/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
     # The player page moved to /players/<name>/ (config/urls.py); old links still arrive.
     path("players/<str:username>/", RedirectView.as_view(pattern_name="player", permanent=True)),
+    path("sessions/", views.my_sessions, name="my_sessions"),
     path("", include("allauth.urls")),
 ]

@@ -5,6 +5,7 @@ from allauth.core import ratelimit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -14,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import limits
+from accounts import devices, limits
 from accounts.verification import pending_address
 from accounts.forms import LoginForm, ProfileForm, SignupForm
 
@@ -142,3 +143,23 @@ def _safe_next(request: HttpRequest, default: str) -> str:
     if url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
         return next_url
     return default
+
+
+@login_required
+def my_sessions(request: HttpRequest) -> HttpResponse:
+    """The devices logged in to the account; POST `session` ends one of them (and its sockets)."""
+    if request.method == "POST":
+        ended = devices.end_session(request.user, request.POST.get("session"))
+        if ended is None:
+            messages.error(request, _("There is no such session."))
+        elif ended.session_key == request.session.session_key:
+            logout(request)
+            return redirect("login")
+        else:
+            messages.success(request, _("That session is ended: its open pages are closed and it must log in "
+                                        "again."))
+        return redirect("my_sessions")
+    rows = [{"id": s.pk, "device": devices.device_name(s.user_agent), "ip": s.ip, "last_seen": s.last_seen_at,
+             "since": s.created_at, "current": s.session_key == request.session.session_key}
+            for s in devices.sessions_of(request.user)]
+    return render(request, "accounts/sessions.html", {"sessions": rows})

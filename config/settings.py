@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # The account's sessions: address, browser, last seen (accounts/devices.py).
+    "accounts.devices.SessionActivityMiddleware",
     # A staff account without a second factor is sent to set one up before the admin.
     "accounts.middleware.StaffSecondFactorMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -235,7 +237,9 @@ MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="Kitchen table")
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 # The account's sessions (allauth.usersessions): device, address, last seen; the
 # profile ends any of them (which closes its sockets: accounts/sessions.py).
-USERSESSIONS_TRACK_ACTIVITY = False
+USERSESSIONS_TRACK_ACTIVITY = False  # ours, cheaper: accounts/devices.py
+# A session's "last seen" is written at most this often (accounts/devices.py).
+SESSION_SEEN_SECONDS = env.int("SESSION_SEEN_SECONDS", default=300)
 
 # Abuse limits on the account pages (django-ratelimit, see accounts/limits.py),
 # each "COUNT/PERIOD" with PERIOD s, m, h or d, optionally with a number
