@@ -195,7 +195,7 @@ def _check_may_enter(season: Season, players: list, now) -> None:
                             code="suspended")
         if not verification.is_verified(player):
             raise GameError(verification.unverified_message(_("enter a league")) if player == players[0] else
-                            _("%(who)s has not confirmed an email address yet: he cannot enter a season.")
+                            _("%(who)s has not confirmed an email address yet, so cannot enter a season.")
                             % {"who": player}, code=verification.UNVERIFIED)
     if not season.league.allow_bots and any(p.is_bot for p in players):
         raise GameError(_("This league does not allow bot accounts."), code="bots_not_allowed")

@@ -387,12 +387,12 @@
     function blockLink(m) {
       const me = current.seat === null ? null : (current.players || []).find((p) => p.position === current.seat);
       if (!box.dataset.playerUrl || !m.username || (me && me.name === m.author)) return null;
-      return el("a", { class: "report-link block-link", href: box.dataset.playerUrl.replace("__name__", encodeURIComponent(m.username)) + "#block",
+      return el("a", { class: "block-link", href: box.dataset.playerUrl.replace("__name__", encodeURIComponent(m.username)) + "#block",
         title: box.dataset.blockTitle, rel: "nofollow", text: "⊘" });
     }
     const closed = box && box.querySelector(".chat-closed");
     if (list) list.querySelectorAll("li[data-id]").forEach((li) => {
-      li.querySelectorAll(".report-link").forEach((a) => a.remove());
+      li.querySelectorAll(".report-link, .block-link").forEach((a) => a.remove());
       // History the page came with (a game that is over opens no socket).
       const author = li.querySelector("b");
       messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",

@@ -17,7 +17,8 @@ from gameplay import services as games
 
 @pytest.fixture
 def three(django_user_model):
-    return [django_user_model.objects.create_user(name, f"{name}@example.com", "pw-" + name, display_name=name.title())
+    return [django_user_model.objects.create_user(name, f"{name}@example.com", "pw-" + name, display_name=name.title(),
+                                                     language="en")
             for name in ("anna", "boris", "vera")]
 
 

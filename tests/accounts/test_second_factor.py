@@ -46,7 +46,7 @@ def boss(django_user_model):
     from allauth.account.models import EmailAddress
 
     user = django_user_model.objects.create_user("boss", "boss@example.com", PASSWORD, is_staff=True,
-                                                 is_superuser=True)
+                                                 is_superuser=True, language="en")
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
     return user
 
@@ -123,7 +123,7 @@ def test_the_admins_own_login_hands_an_account_with_a_second_factor_to_the_sites
 
 
 def test_a_second_factor_is_optional_for_players(client, django_user_model):
-    django_user_model.objects.create_user("anna", "anna@example.com", PASSWORD)
+    django_user_model.objects.create_user("anna", "anna@example.com", PASSWORD, language="en")
     assert log_in(client, "anna").url == reverse("lobby")
     assert not Authenticator.objects.exists()
     assert re.search(r'href="/accounts/2fa/"', client.get(reverse("profile")).text)
