@@ -18,6 +18,7 @@ from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
 from gameplay.replaced import replacement_of
 from gameplay.results import game_result
+from accounts import verification
 from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
 
@@ -180,6 +181,10 @@ def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page",
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
+    if not verification.is_verified(request.user):  # casual games only, until the address is confirmed
+        form.fields["rated"].disabled = True
+        form.fields["rated"].initial = False
+        form.fields["rated"].help_text = _("Rated tables open once your email address is confirmed.")
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

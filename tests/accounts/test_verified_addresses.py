@@ -205,3 +205,27 @@ def test_existing_accounts_with_an_address_are_taken_as_verified(db, django_user
     assert rows == {"first": True, "second": False, "own": True}
     assert EmailAddress.objects.get(user=own).primary
     assert not EmailAddress.objects.filter(user=none).exists() and first and second
+
+
+def test_the_demo_accounts_of_make_run_have_verified_addresses(db, django_user_model):
+    from django.core.management import call_command
+
+    call_command("create_demo_accounts", stdout=__import__("io").StringIO())
+
+    for username in ("admin", "anna", "boris", "vera"):
+        user = django_user_model.objects.get(username=username)
+        assert EmailAddress.objects.filter(user=user, email=f"{username}@example.com", verified=True,
+                                           primary=True).exists()
+        assert user.address_confirmed
+
+
+def test_until_confirmed_the_new_table_form_opens_unrated_tables_and_says_why(client, db):
+    sign_up(client)
+    form = client.get(reverse("new_game")).text
+    assert "Rated tables open once your email address is confirmed." in form
+
+    response = client.post(reverse("new_game"), {"engine": "durak", "time_preset": "live",
+                                                 "on_timeout": "autoplay", "rated": "on"})
+
+    assert response.status_code == 302
+    assert Game.objects.get().rated is False
