@@ -10,7 +10,7 @@ so; an entry still in registration is simply removed), and its running
 games resigned. Then its personal data goes: the name, the address and
 password, the settings, addresses, second factors, sessions (whose sockets
 close), vacations, blocks, follows, private notes, push devices and
-notification settings, the Telegram link, exports, what a higher app
+notification settings (and the other players' notices that name it), the Telegram link, exports, what a higher app
 registers (the API tokens: `register_eraser`), the login attempts kept
 under its name or address; its chat lines and the text of the reports it
 made read "[deleted]". The moderators' decisions stay.
@@ -18,6 +18,7 @@ made read "[deleted]". The moderators' decisions stay.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from importlib import import_module
@@ -110,6 +111,7 @@ def erase(user) -> None:
     ChatMessage.objects.filter(user=user).update(text=DELETED_TEXT)
     ChallengeInvitation.objects.filter(user=user).update(reason="")
     Report.objects.filter(reporter=user).update(text=DELETED_TEXT)
+    _forget_notices_naming(user)
     for eraser in _erasers:
         eraser(user)
     user.username = f"deleted-{user.pk}"
@@ -124,6 +126,15 @@ def erase(user) -> None:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
+
+
+def _forget_notices_naming(user) -> None:
+    """Other players' notices that name him ("Zinaida challenged you"), since he joined: they go, sent or not."""
+    names = {user.username.casefold(), user.name.casefold()}
+    naming = [delivery.pk for delivery in Delivery.objects.filter(created_at__gte=user.date_joined)
+              .only("pk", "notice").iterator()
+              if any(name in json.dumps(delivery.notice, ensure_ascii=False).casefold() for name in names)]
+    Delivery.objects.filter(pk__in=naming).delete()
 
 
 def delete_account(user) -> None:

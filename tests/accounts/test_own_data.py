@@ -34,7 +34,7 @@ from gameplay.models import ChatMessage, Game
 from leagues import services as leagues
 from moderation.services import people
 from notifications.push.models import PushSubscription
-from notifications.models import Preference
+from notifications.models import Delivery, Preference
 from notifications.telegram.models import TelegramLink
 
 PASSWORD = "zinaida's long password"
@@ -82,6 +82,8 @@ def zina(others, client):
     PushSubscription.objects.create(user=user, endpoint="https://fcm.googleapis.com/fcm/send/zinaendpoint",
                                     p256dh="k" * 80, auth="a" * 20, label="Zina's phone")
     Preference.objects.create(user=user, destination="email", kind="your_move", mode="off")
+    Delivery.objects.create(key="challenge:zina", user=vera, destination="email", kind="challenge",
+                            notice={"title": "Zinaida Quux challenged you", "body": "A game of Durak"})
     TelegramLink.objects.create(user=user, chat_id=987654321)
     create_token(user, "zina-bot-token", ["read"], 30)
     people.send_report(user, "abuse", "zina's report", player=boris)
