@@ -94,9 +94,20 @@ def end_sessions(user) -> None:
         engine.SessionStore(key).delete()
 
 
-def erase(user) -> None:
-    """Anonymise the account (its row stays: games, results and ratings point at it)."""
-    username, email = user.username, user.email
+def anonymise(user) -> dict:
+    """Take the account's name and address away first, so that what the leaving writes (an
+    audited substitution "… withdrew from the league season") names it as deleted. Returns
+    what it was called, for `erase`."""
+    was = {"username": user.username, "name": user.name, "email": user.email}
+    user.username = f"deleted-{user.pk}"
+    user.display_name = deleted_name(user)
+    user.first_name = user.last_name = user.email = ""
+    user.save(update_fields=["username", "display_name", "first_name", "last_name", "email"])
+    return was
+
+
+def erase(user, was: dict) -> None:
+    """Erase the account's personal data (its row stays: games, results and ratings point at it)."""
     end_sessions(user)
     for model, condition in (
         (EmailAddress, Q(user=user)), (Authenticator, Q(user=user)), (UserSession, Q(user=user)),
@@ -106,17 +117,15 @@ def erase(user) -> None:
         (TelegramLinkToken, Q(user=user)),
     ):
         model.objects.filter(condition).delete()
+    logins = Q(username__iexact=was["username"]) | Q(username__iexact=was["email"] or was["username"])
     for model in (AccessAttempt, AccessLog, AccessFailureLog):
-        model.objects.filter(Q(username__iexact=username) | Q(username__iexact=email or username)).delete()
+        model.objects.filter(logins).delete()
     ChatMessage.objects.filter(user=user).update(text=DELETED_TEXT)
     ChallengeInvitation.objects.filter(user=user).update(reason="")
     Report.objects.filter(reporter=user).update(text=DELETED_TEXT)
-    _forget_notices_naming(user)
+    _forget_notices_naming(user, {was["username"], was["name"]})
     for eraser in _erasers:
         eraser(user)
-    user.username = f"deleted-{user.pk}"
-    user.display_name = deleted_name(user)
-    user.first_name = user.last_name = user.email = ""
     user.set_unusable_password()
     user.is_active = user.is_staff = user.is_superuser = False
     user.last_login = None
@@ -128,9 +137,9 @@ def erase(user) -> None:
     user.user_permissions.clear()
 
 
-def _forget_notices_naming(user) -> None:
+def _forget_notices_naming(user, names: set[str]) -> None:
     """Other players' notices that name him ("Zinaida challenged you"), since he joined: they go, sent or not."""
-    names = {user.username.casefold(), user.name.casefold()}
+    names = {name.casefold() for name in names if name}
     naming = [delivery.pk for delivery in Delivery.objects.filter(created_at__gte=user.date_joined)
               .only("pk", "notice").iterator()
               if any(name in json.dumps(delivery.notice, ensure_ascii=False).casefold() for name in names)]
@@ -138,7 +147,9 @@ def _forget_notices_naming(user) -> None:
 
 
 def delete_account(user) -> None:
-    """The account's owner deletes it (the view checked his password and second factor)."""
-    leave_everything(user)
+    """The account's owner deletes it (the view checked his password and second factor), all in one
+    transaction: a failure leaves the account as it was."""
     with transaction.atomic():
-        erase(user)
+        was = anonymise(user)
+        leave_everything(user)
+        erase(user, was)

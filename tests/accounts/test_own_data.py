@@ -191,3 +191,27 @@ def traces_in_the_database() -> list[str]:
                 text = json.dumps(value, ensure_ascii=False, default=str).casefold()
                 found += [f"{model._meta.label}.{column}: {trace}" for trace in TRACES if trace in text]
     return found
+
+
+def test_a_deleted_players_league_games_go_on_with_a_computer_where_the_league_says_so(client, zina, others):
+    from leagues.models import Division, League
+    from tests.leagues.conftest import start
+
+    boris, vera, _gleb, mod = others
+    league = leagues.create_league(mod, name="Computers finish", engine="durak", players=2,
+                                   on_withdrawal=League.OnWithdrawal.COMPUTER, computer_substitutes=True)
+    season = league.seasons.get()
+    for player in (zina, boris, vera):
+        leagues.register(season.pk, player)
+    start(season.pk, mod)
+    league_games = list(Game.objects.filter(fixture__division__season=season, seats__user=zina))
+    assert len(league_games) == 2
+    client.force_login(zina)
+
+    client.post(reverse("delete_account"), {"password": PASSWORD, "confirm": "on", "code": code()})
+
+    for game in league_games:
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE and game.seats.filter(is_bot=True, user=None).exists()
+    assert Division.objects.get(season=season).entries.get(user=zina).withdrawn_at is not None
+    assert traces_in_the_database() == []
