@@ -4,8 +4,8 @@ from allauth.account import views as allauth_views
 from allauth.core import ratelimit
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import views as auth_views
 from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import devices, limits
-from accounts.verification import pending_address
 from accounts.forms import LoginForm, ProfileForm, SignupForm
+from accounts.verification import pending_address
 
 logger = logging.getLogger(__name__)
+
 
 class SignupView(allauth_views.SignupView):
     """allauth's sign-up (a confirmation link to the address, the account
