@@ -178,6 +178,8 @@ AUTHENTICATION_BACKENDS = [
     "accounts.standing.SuspendedAccountBackend",
     # Django's ModelBackend, by username or by address (allauth's).
     "allauth.account.auth_backends.AuthenticationBackend",
+    # Still named by the sessions made before allauth came (a session keeps its backend's path).
+    "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -229,3 +229,9 @@ def test_until_confirmed_the_new_table_form_opens_unrated_tables_and_says_why(cl
 
     assert response.status_code == 302
     assert Game.objects.get().rated is False
+
+
+def test_a_session_made_before_allauth_came_stays_logged_in(client, veteran):
+    """Such a session names Django's ModelBackend: still in AUTHENTICATION_BACKENDS."""
+    client.force_login(veteran, backend="django.contrib.auth.backends.ModelBackend")
+    assert client.get(reverse("profile")).status_code == 200
