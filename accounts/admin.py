@@ -1,3 +1,5 @@
+from allauth.mfa.models import Authenticator
+from allauth.usersessions.models import UserSession
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from axes.admin import AccessAttemptAdmin
@@ -81,3 +83,9 @@ class TranslatedAccessAttemptAdmin(AccessAttemptAdmin):
 
 admin.site.unregister(AccessAttempt)
 admin.site.register(AccessAttempt, TranslatedAccessAttemptAdmin)
+
+
+# allauth's second factors and sessions are the players' own business, managed from the profile; their
+# admin pages would show the secrets' data and names allauth does not translate.
+admin.site.unregister(Authenticator)
+admin.site.unregister(UserSession)

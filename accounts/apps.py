@@ -7,4 +7,12 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        from allauth.account.signals import email_confirmed
+
         from accounts import limits  # noqa: F401 (connects the counter of failed logins)
+        from django.contrib.auth.signals import user_logged_in
+
+        from accounts import devices, verification
+
+        email_confirmed.connect(verification.address_confirmed, dispatch_uid="accounts.address_confirmed")
+        user_logged_in.connect(devices.logged_in, dispatch_uid="accounts.devices.logged_in")

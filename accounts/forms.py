@@ -1,7 +1,9 @@
+from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -63,28 +65,33 @@ class ZoneField(forms.CharField):
 DEFAULT_ZONE = User._meta.get_field("time_zone").default
 
 
-class SignupForm(UserCreationForm):
-    """Username, an optional display name, email (for password reset) and the password twice."""
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up (username, address, the password twice) with an
+    optional display name and the time zone the browser fills in. The address
+    gets a confirmation link (accounts/verification.py)."""
 
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ["username", "display_name", "email"]
-        help_texts = {"display_name": _("How other players see you. Leave empty to use your username.")}
-
+    display_name = forms.CharField(
+        label=capfirst(User._meta.get_field("display_name").verbose_name), max_length=40, required=False,
+        help_text=_("How other players see you. Leave empty to use your username."),
+    )
     # Not the model's field: an empty box (no script to fill it) keeps the model's default.
     time_zone = ZoneField(required=False)
 
+    field_order = ["username", "display_name", "email", "password1", "password2", "time_zone"]
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["email"].required = True
-        self.fields["email"].help_text = _("Only used to reset a forgotten password and for notifications.")
+        self.fields["email"].help_text = _("We send a link to confirm it. Only used to reset a forgotten password "
+                                           "and for notifications.")
+        self.order_fields(self.field_order)
 
-    def save(self, commit: bool = True):
-        user = super().save(commit=False)
-        user.time_zone = self.cleaned_data.get("time_zone") or DEFAULT_ZONE
-        user.time_zone_chosen = bool(self.cleaned_data.get("time_zone"))
-        if commit:
-            user.save()
+    def save(self, request):
+        user = super().save(request)
+        if user is not None:
+            user.display_name = self.cleaned_data.get("display_name", "")
+            user.time_zone = self.cleaned_data.get("time_zone") or DEFAULT_ZONE
+            user.time_zone_chosen = bool(self.cleaned_data.get("time_zone"))
+            user.save(update_fields=["display_name", "time_zone", "time_zone_chosen"])
         return user
 
 
@@ -141,12 +148,29 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=366)
 
 
-class LoginForm(AuthenticationForm):
-    """Django's login form; a suspended account (refused by
+class LoginForm(AllauthLoginForm):
+    """allauth's login by username or address, its box named "username" as
+    before; a suspended account (refused by
     accounts.standing.SuspendedAccountBackend) is told so, and until when."""
 
-    def get_invalid_login_error(self):
-        suspended = getattr(self.request, "suspended_user", None)
-        if suspended is not None:
-            return forms.ValidationError(suspension_message(suspended), code="suspended")
-        return super().get_invalid_login_error()
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields.pop("login")
+        field.label = _("Username or email")
+        field.widget.attrs.update({"autocomplete": "username", "autofocus": True})
+        field.widget.attrs.pop("placeholder", None)
+        self.fields = {"username": field, **self.fields}
+
+    def clean_username(self) -> str:
+        return self.cleaned_data["username"].strip()
+
+    def clean(self):
+        if "username" in self.cleaned_data:
+            self.cleaned_data["login"] = self.cleaned_data["username"]
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            suspended = getattr(self.request, "suspended_user", None)
+            if suspended is not None:
+                raise forms.ValidationError(suspension_message(suspended), code="suspended")
+            raise

@@ -153,7 +153,14 @@ class LoginLimitBackend:
 @receiver(user_login_failed)
 def count_login_failure(sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
     if request is not None:
-        count(request, login_limits(credentials.get(get_user_model().USERNAME_FIELD)))
+        count(request, login_limits(credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("email")))
+
+
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The name or address typed at a login (the allauth credentials name it "username")."""
+    if credentials:
+        return credentials.get("username") or credentials.get("email")
+    return request.POST.get("username") or request.POST.get("login")
 
 
 def axes_lockout_response(request: HttpRequest, original_response=None, credentials: dict | None = None):

@@ -1,6 +1,11 @@
 import zoneinfo
 
+from allauth.mfa.utils import is_mfa_enabled as has_second_factor
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 
 class UserLanguageMiddleware:
@@ -22,3 +27,28 @@ class UserLanguageMiddleware:
         response = self.get_response(request)
         timezone.deactivate()
         return response
+
+
+class StaffSecondFactorMiddleware:
+    """A staff account opens the admin only once it has a second factor (a
+    TOTP app or a passkey, allauth.mfa): without one, every admin page sends
+    it to the page that sets one up. Its login then asks for that factor
+    (allauth's login stage; the admin's own login hands such an account over
+    to the site's: `accounts.admin_login.second_factor_login`). One query, on
+    the admin's pages only."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.admin_prefix = None
+
+    def __call__(self, request):
+        if self.admin_prefix is None:
+            self.admin_prefix = reverse("admin:index")
+        user = getattr(request, "user", None)
+        if (request.path.startswith(self.admin_prefix) and user is not None and user.is_authenticated
+                and user.is_staff and not has_second_factor(user)
+                and request.path != reverse("admin:logout")):
+            messages.warning(request, _("Set up a second factor (an authenticator app or a passkey) before "
+                                        "opening the admin."))
+            return redirect("mfa_index")
+        return self.get_response(request)

@@ -1,3 +1,4 @@
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
@@ -50,6 +51,9 @@ class User(AbstractUser):
     # A bot account (issue 29): played by a program through the API. Set by the player himself
     # (irreversibly) or by a moderator (accounts/bots.py); labelled wherever its name is shown.
     is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
+    # Sign-up clears it until the account confirms an address (accounts/verification.py); an
+    # account made by the staff or a command has it from the start.
+    address_confirmed = models.BooleanField(_("address confirmed"), default=True)
     bot_since = models.DateTimeField(_("bot since"), null=True, blank=True, editable=False)
 
     BOT_LABEL = "BOT"  # the same in every language, as chess sites write it
@@ -115,3 +119,52 @@ class Vacation(models.Model):
     @property
     def days(self) -> float:
         return (self.ends_at - self.starts_at).total_seconds() / 86400
+
+
+class Block(models.Model):
+    """`blocker` blocks `blocked` (issue 40): their chat lines are hidden from
+    each other, the blocked player's challenges and follows are refused, and
+    neither joins the other's open tables (accounts/blocks.py). League
+    pairings are unchanged."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks", verbose_name=_("player"))
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by",
+                                verbose_name=_("blocked player"))
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} ⊘ {self.blocked}"
+
+
+def new_export_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class DataExport(models.Model):
+    """A player's "Download my data" (issue 40): a zip of JSON files built by a
+    Celery task (pages/personal_data.py), kept in the database (every web
+    process of every machine serves it) until it expires, 7 days after."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports", verbose_name=_("player"))
+    key = models.CharField(_("key"), max_length=40, unique=True, default=new_export_key, editable=False)
+    requested_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    ready_at = models.DateTimeField(_("ready at"), null=True, blank=True, editable=False)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True, editable=False)
+    content = models.BinaryField(_("zip file"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = _("data export")
+        verbose_name_plural = _("data exports")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.requested_at:%Y-%m-%d %H:%M}"

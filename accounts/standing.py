@@ -70,6 +70,18 @@ def fresh_standing(user):
         "time_zone", "suspended_at", "suspended_until", "chat_muted_until").first()
 
 
+def account_named(login: str):
+    """The account a login names: by its username, else by its address (which is unique)."""
+    model = get_user_model()
+    try:
+        return model._default_manager.get_by_natural_key(login)
+    except model.DoesNotExist:
+        pass
+    if "@" in login:
+        return model._default_manager.filter(email__iexact=login.strip()).first()
+    return None
+
+
 class SuspendedAccountBackend:
     """Refuses the login of a suspended account (as a failed login, which
     stops the backends after it), wherever authenticate() is called: the
@@ -78,13 +90,12 @@ class SuspendedAccountBackend:
     form then says why (`request.suspended_user`). It has no get_user(): it
     never vouches for a user."""
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
-        if username is None or password is None:
+    def authenticate(self, request, username=None, password=None, email=None, **kwargs):
+        login = username or email
+        if login is None or password is None:
             return None
-        model = get_user_model()
-        try:
-            user = model._default_manager.get_by_natural_key(username)
-        except model.DoesNotExist:
+        user = account_named(login)
+        if user is None:
             return None
         if is_suspended(user) and ModelBackend().user_can_authenticate(user) and user.check_password(password):
             if request is not None:

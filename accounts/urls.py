@@ -1,14 +1,17 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views
 
-# Django's auth views with our templates. The names are explicit because
-# django.contrib.admin (installed before accounts) ships its own
-# "registration/*.html" templates, which would win over ours.
+# Sign-up and login are allauth's (accounts/views.py); logout, the password
+# change and reset Django's, with our templates. The names are explicit
+# because django.contrib.admin (installed before accounts) ships its own
+# "registration/*.html" templates, which would win over ours. allauth's own
+# pages follow (address, confirmation, second factor, sessions): where a path
+# is the same (login/, signup/, password/reset/), ours comes first and wins.
 urlpatterns = [
-    path("signup/", views.signup, name="signup"),
+    path("signup/", views.SignupView.as_view(), name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
@@ -48,6 +51,9 @@ urlpatterns = [
     # The profile page itself and the vacation are pages.urls' (they gather many apps).
     path("profile/edit/", views.profile_edit, name="profile_edit"),
     path("language/", views.set_language, name="set_language"),
+    path("email/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
     # The player page moved to /players/<name>/ (config/urls.py); old links still arrive.
     path("players/<str:username>/", RedirectView.as_view(pattern_name="player", permanent=True)),
+    path("sessions/", views.my_sessions, name="my_sessions"),
+    path("", include("allauth.urls")),
 ]

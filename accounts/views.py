@@ -1,8 +1,10 @@
 import logging
 
+from allauth.account import views as allauth_views
+from allauth.core import ratelimit
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -13,43 +15,45 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import limits
+from accounts import devices, limits
 from accounts.forms import LoginForm, ProfileForm, SignupForm
+from accounts.verification import pending_address
 
 logger = logging.getLogger(__name__)
 
-# With django-axes first in AUTHENTICATION_BACKENDS, login() must be told
-# which backend vouched for a user that was not authenticate()d.
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up (a confirmation link to the address, the account
+    logged in at once), held back while the visitor's network address is past
+    its limit of accounts created (accounts.limits)."""
+
+    template_name = "accounts/signup.html"
+    form_class = SignupForm
+    LIMITS = [(limits.SIGNUP_FROM_IP, limits.IP)]
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            refusal = limits.check(request, self.LIMITS)
+            if refusal:
+                return limits.too_many(request, refusal)
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form) -> HttpResponse:
+        response = super().form_valid(form)
+        if getattr(self, "user", None) is not None:
+            limits.count(self.request, self.LIMITS)  # accounts created, not forms sent
+            messages.success(self.request, _("Welcome, %(name)s!") % {"name": self.user.name})
+        return response
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("lobby")
-    signup_limits = [(limits.SIGNUP_FROM_IP, limits.IP)]
-    refusal = limits.check(request, signup_limits)
-    if refusal:
-        return limits.too_many(request, refusal)
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save(commit=False)
-        user.language = _supported_language(translation.get_language())
-        user.save()
-        limits.count(request, signup_limits)  # accounts created, not forms sent
-        login(request, user, backend=MODEL_BACKEND)
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
-        return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
-
-
-class LoginView(auth_views.LoginView):
-    """Django's login, refused with a page that says why while the visitor's
-    network address or the username is past its limit of failed logins
-    (accounts.limits; django-axes has its own page)."""
+class LoginView(allauth_views.LoginView):
+    """allauth's login by username or address (then the second factor, when
+    the account has one), refused with a page that says why while the
+    visitor's network address or the name typed is past its limit of failed
+    logins (accounts.limits; django-axes has its own page)."""
 
     template_name = "accounts/login.html"
-    authentication_form = LoginForm
-    redirect_authenticated_user = True
+    form_class = LoginForm
 
     def post(self, request, *args, **kwargs):
         refusal = limits.check(request, limits.login_limits(request.POST.get("username")))
@@ -117,6 +121,46 @@ def set_language_cookie(response: HttpResponse, language: str) -> HttpResponse:
     return response
 
 
-def _supported_language(language: str | None) -> str:
-    codes = dict(settings.LANGUAGES)
-    return language if language in codes else settings.LANGUAGE_CODE
+@login_required
+@require_POST
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    """Send the link that confirms the account's address again: at most once
+    per EMAIL_CONFIRMATION_COOLDOWN_SECONDS for one address (allauth's limit
+    "confirm_email", which sign-up's own link counts against too)."""
+    address = pending_address(request.user)
+    if address is None:
+        messages.info(request, _("Your email address is confirmed already."))
+    elif not ratelimit.consume(request, action="confirm_email", key=address.email.lower()):
+        messages.error(request, _("A link was sent to %(address)s a few minutes ago: look for it in your mailbox "
+                                  "(and in its spam folder), or ask again later.") % {"address": address.email})
+    else:
+        address.send_confirmation(request)
+        messages.success(request, _("We have sent a new link to %(address)s.") % {"address": address.email})
+    return redirect(_safe_next(request, reverse("profile")))
+
+
+def _safe_next(request: HttpRequest, default: str) -> str:
+    next_url = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
+        return next_url
+    return default
+
+
+@login_required
+def my_sessions(request: HttpRequest) -> HttpResponse:
+    """The devices logged in to the account; POST `session` ends one of them (and its sockets)."""
+    if request.method == "POST":
+        ended = devices.end_session(request.user, request.POST.get("session"))
+        if ended is None:
+            messages.error(request, _("There is no such session."))
+        elif ended.session_key == request.session.session_key:
+            logout(request)
+            return redirect("login")
+        else:
+            messages.success(request, _("That session is ended: its open pages are closed and it must log in "
+                                        "again."))
+        return redirect("my_sessions")
+    rows = [{"id": s.pk, "device": devices.device_name(s.user_agent), "ip": s.ip, "last_seen": s.last_seen_at,
+             "since": s.created_at, "current": s.session_key == request.session.session_key}
+            for s in devices.sessions_of(request.user)]
+    return render(request, "accounts/sessions.html", {"sessions": rows})

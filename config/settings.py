@@ -52,6 +52,12 @@ INSTALLED_APPS = [
     "channels",
     "accounts.axes_app.AxesConfig",
     "csp",
+    # Sign-up with a confirmed address, the second factor and passkeys, the
+    # account's sessions (django-allauth; accounts/adapter.py, README "Accounts").
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
     # The project's apps, lowest layer first (ARCHITECTURE.md; checked by
     # import-linter, pyproject.toml). The order is also that of the game
     # events' subscribers (gameplay/events.py): ratings before leagues.
@@ -84,6 +90,11 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # The account's sessions: address, browser, last seen (accounts/devices.py).
+    "accounts.devices.SessionActivityMiddleware",
+    # A staff account without a second factor is sent to set one up before the admin.
+    "accounts.middleware.StaffSecondFactorMiddleware",
     "axes.middleware.AxesMiddleware",
     "gameplay.middleware.BusyDatabaseMiddleware",
 ]
@@ -103,6 +114,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # The banner of an account whose address waits for its confirmation.
+                "accounts.verification.context",
             ],
         },
     },
@@ -164,6 +177,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "accounts.limits.LoginLimitBackend",
     "accounts.standing.SuspendedAccountBackend",
+    # Django's ModelBackend, by username or by address (allauth's).
+    "allauth.account.auth_backends.AuthenticationBackend",
+    # Still named by the sessions made before allauth came (a session keeps its backend's path).
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -183,6 +199,50 @@ AXES_COOLOFF_TIME = env.int("LOGIN_COOLOFF_MINUTES", default=15) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.limits.axes_lockout_response"
+# The name or address typed on the login page (its field "username", allauth's "login").
+AXES_USERNAME_CALLABLE = "accounts.limits.axes_username"
+
+# django-allauth (accounts/adapter.py). Sign-up asks a username, an address and
+# the password twice; the address is confirmed by a link before the account may
+# play with strangers (accounts/verification.py), but the account logs in at once.
+# Login by username or address. Changing the address confirms the new one
+# before it replaces the old (one address per account).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_MAX_EMAIL_ADDRESSES = 2
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env.int("EMAIL_CONFIRMATION_DAYS", default=3)
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_PREVENT_ENUMERATION = False
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"
+# The project's own limits count logins, sign-ups and password resets (accounts/limits.py, django-axes).
+# A confirmation link is sent again to one address at most once in
+# EMAIL_CONFIRMATION_COOLDOWN_SECONDS.
+ACCOUNT_RATE_LIMITS = {
+    "login": None, "login_failed": None, "signup": None, "reset_password": None,
+    "confirm_email": f"1/{env.int('EMAIL_CONFIRMATION_COOLDOWN_SECONDS', default=180)}s/key",
+}
+# A second factor (allauth.mfa): TOTP with recovery codes, and WebAuthn passkeys,
+# as a second factor or for a passwordless login. Required of staff before the
+# admin (accounts/middleware.py), optional for players.
+MFA_ADAPTER = "accounts.adapter.MFAAdapter"
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="Kitchen table")
+# WebAuthn needs HTTPS, or http on localhost (the development server, the browser tests).
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+# The account's sessions (allauth.usersessions): device, address, last seen; the
+# profile ends any of them (which closes its sockets: accounts/sessions.py).
+USERSESSIONS_TRACK_ACTIVITY = False  # ours, cheaper: accounts/devices.py
+# A session's "last seen" is written at most this often (accounts/devices.py).
+SESSION_SEEN_SECONDS = env.int("SESSION_SEEN_SECONDS", default=300)
 
 # Abuse limits on the account pages (django-ratelimit, see accounts/limits.py),
 # each "COUNT/PERIOD" with PERIOD s, m, h or d, optionally with a number
@@ -316,6 +376,8 @@ DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
 DEADLINE_TASK_HORIZON = env.int(
     "DEADLINE_TASK_HORIZON", default=CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] // 2
 )
+# A player's "Download my data" file is kept this many days (pages/personal_data.py).
+DATA_EXPORT_DAYS = env.int("DATA_EXPORT_DAYS", default=7)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 # Leagues: anyone logged in may create one, or only staff when this is set.
 LEAGUES_BY_STAFF_ONLY = env.bool("LEAGUES_BY_STAFF_ONLY", default=False)
@@ -416,6 +478,7 @@ CELERY_BEAT_SCHEDULE = {
     "tournament-rounds": {"task": "tournaments.tasks.sweep_rounds", "schedule": TOURNAMENT_SWEEP_SECONDS},
     "challenge-expiry": {"task": "correspondence.tasks.sweep_challenges", "schedule": CHALLENGE_SWEEP_SECONDS},
     "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
+    "forget-data-exports": {"task": "pages.tasks.forget_data_exports", "schedule": crontab(minute=30, hour=3)},
 }
 
 LOGGING = {

@@ -4,6 +4,11 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.admin_login import second_factor_login
+
+# An account with a second factor logs in through the site's login, which asks for it.
+admin.site.login = second_factor_login(admin.site.login)
+
 urlpatterns = [
     # Pages name their icon (templates/base.html); this is for what asks the
     # conventional address anyway (the admin's pages, feed readers, bookmarks).

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts import verification
 from correspondence.terms import challenge_terms
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
@@ -48,6 +49,8 @@ def render_challenge_email(challenge, user) -> tuple[str, str]:
 
 def challenge_received(challenge, user) -> bool:
     if not user.email or not user.is_active or not preferences.email_wanted_now(user, CHALLENGE):
+        return False
+    if not verification.may_mail(user.email):  # not before the address is confirmed
         return False
     try:
         subject, body = render_challenge_email(challenge, user)

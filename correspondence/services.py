@@ -19,11 +19,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.standing import is_suspended, suspension_message
+from accounts import blocks, verification
+from accounts.models import Block
 from correspondence import emails, live
 from correspondence.models import Challenge, Follow, Invitation, Note
 from correspondence.signals import challenge_received
@@ -66,10 +69,12 @@ def _active_user(username: str):
 
 @transaction.atomic
 def follow(user, username: str) -> Follow:
-    """`user` follows the player `username` (again: nothing changes)."""
+    """`user` follows the player `username` (again: nothing changes); not a
+    player who has blocked him (told only "not accepted"), nor one he blocked."""
     other = _active_user(username)
     if other.pk == user.pk:
         raise CorrespondenceError(_("You cannot follow yourself."), code="bad_request")
+    _refuse_if_blocked(user, [other])
     found, _created = Follow.objects.get_or_create(follower=user, followed=other)
     return found
 
@@ -81,6 +86,44 @@ def unfollow(user, username: str) -> None:
 
 def follows(user, other) -> bool:
     return Follow.objects.filter(follower=user, followed=other).exists()
+
+
+# --- blocks (accounts/blocks.py) ------------------------------------------------
+
+
+def _refuse_if_blocked(user, others: list) -> None:
+    """Refuse what `user` asks of `others` if a block stands between them: one
+    he made is named (he may lift it), one made against him only "not accepted"."""
+    if not blocks.any_block(user.pk, [o.pk for o in others]):
+        return
+    for other in others:
+        if blocks.has_blocked(user.pk, other.pk):
+            raise CorrespondenceError(_("You have blocked %(name)s: lift the block first.") % {"name": other.name},
+                                      code="blocked")
+    raise CorrespondenceError(_("Not accepted."), code="refused")
+
+
+@transaction.atomic
+def block(user, username: str) -> Block:
+    """`user` blocks the player `username` (again: nothing changes): the
+    follows between them end, and so do the pending challenges between them."""
+    other = _active_user(username)
+    if other.pk == user.pk:
+        raise CorrespondenceError(_("You cannot block yourself."), code="bad_request")
+    found, _created = Block.objects.get_or_create(blocker=user, blocked=other)
+    Follow.objects.filter(Q(follower=user, followed=other) | Q(follower=other, followed=user)).delete()
+    pending = set(Challenge.objects.filter(status=Challenge.Status.PENDING).filter(
+        Q(created_by=user, invitations__user=other) | Q(created_by=other, invitations__user=user)
+    ).values_list("pk", flat=True))
+    for challenge in Challenge.objects.select_for_update().filter(pk__in=pending, status=Challenge.Status.PENDING):
+        _close(challenge, Challenge.Status.WITHDRAWN if challenge.created_by_id == user.pk
+               else Challenge.Status.DECLINED)
+    return found
+
+
+@transaction.atomic
+def unblock(user, username: str) -> None:
+    Block.objects.filter(blocker=user, blocked__username=(username or "").strip()).delete()
 
 
 # --- challenges -----------------------------------------------------------------
@@ -135,8 +178,13 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
         if is_suspended(user):  # he could not accept it; the words do not say why (README "API")
             raise CorrespondenceError(_("%(name)s cannot take challenges now.") % {"name": user.name}, code="refused")
         users.append(user)
-    strangers = set(u.pk for u in users if u.challenges_from_friends_only) - set(
-        Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
+    _refuse_if_blocked(by, users)
+    followers = set(Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
+    if not verification.is_verified(by) and any(u.pk not in followers for u in users):
+        # Until his address is confirmed, a player challenges only those who follow him.
+        raise CorrespondenceError(verification.unverified_message(_("challenge a player who does not follow you")),
+                                  code=verification.UNVERIFIED)
+    strangers = set(u.pk for u in users if u.challenges_from_friends_only) - followers
     for user in users:
         if user.pk in strangers:
             raise CorrespondenceError(

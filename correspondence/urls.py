@@ -15,5 +15,8 @@ urlpatterns = [
     path("friends/follow/", views.follow, name="follow"),
     path("friends/unfollow/", views.unfollow, name="unfollow"),
     path("friends/search/", views.search_players, name="search_players"),
+    path("blocks/", views.blocked_players, name="blocks"),
+    path("blocks/block/", views.block, name="block"),
+    path("blocks/unblock/", views.unblock, name="unblock"),
     path("games/<int:game_id>/notes/", views.notes, name="game_notes"),
 ]

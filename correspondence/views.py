@@ -158,18 +158,21 @@ def friends(request: HttpRequest) -> HttpResponse:
     return render(request, "correspondence/friends.html", {"friends": selectors.friends(request.user)})
 
 
-def _follow_change(request: HttpRequest, change) -> HttpResponse:
+def _follow_change(request: HttpRequest, change, default: str = "friends", done: str = "") -> HttpResponse:
     form = UsernameForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Name a player."))
-        return redirect("friends")
+        return redirect(default)
     try:
         change(request.user, form.cleaned_data["username"])
     except services.CorrespondenceError as exc:
         messages.error(request, exc.message)
+    else:
+        if done:
+            messages.success(request, done)
     next_url = request.POST.get("next", "")
     safe = url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure())
-    return redirect(next_url if next_url and safe else "friends")
+    return redirect(next_url if next_url and safe else default)
 
 
 @login_required
@@ -182,6 +185,27 @@ def follow(request: HttpRequest) -> HttpResponse:
 @require_POST
 def unfollow(request: HttpRequest) -> HttpResponse:
     return _follow_change(request, services.unfollow)
+
+
+@login_required
+@require_GET
+def blocked_players(request: HttpRequest) -> HttpResponse:
+    """The players I block, each with its "lift" button (accounts/blocks.py)."""
+    blocked = request.user.blocks.select_related("blocked").order_by("blocked__username")
+    return render(request, "correspondence/blocks.html", {"blocks": blocked})
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest) -> HttpResponse:
+    return _follow_change(request, services.block, default="blocks", done=_(
+        "Blocked: you no longer see each other's chat lines, and you no longer meet at open tables or in challenges."))
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest) -> HttpResponse:
+    return _follow_change(request, services.unblock, default="blocks")
 
 
 @login_required

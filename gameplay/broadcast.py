@@ -30,6 +30,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from accounts import blocks
 from accounts.models import Vacation
 from gameplay import lookups
 from gameplay.engine import get_engine
@@ -401,9 +402,14 @@ def seat_changed_on_commit(game_id: int, position: int) -> None:
 CHAT_HISTORY = 50
 
 
-def chat_history(game: Game) -> list[dict]:
-    messages = game.chat.select_related("user").filter(hidden=False).order_by("-created_at")[:CHAT_HISTORY]
-    return [m.as_json() for m in reversed(messages)]
+def chat_history(game: Game, viewer_id: int | None = None) -> list[dict]:
+    """The table's last chat lines, without those of the players the viewer
+    blocks or is blocked by (accounts/blocks.py)."""
+    messages = game.chat.select_related("user").filter(hidden=False)
+    hidden_authors = blocks.blocked_either_way(viewer_id)
+    if hidden_authors:
+        messages = messages.exclude(user_id__in=hidden_authors)
+    return [m.as_json() for m in reversed(messages.order_by("-created_at")[:CHAT_HISTORY])]
 
 
 def send_chat(message_id: int) -> None:
@@ -414,7 +420,13 @@ def send_chat(message_id: int) -> None:
     if layer is None or message is None:
         return
     game = message.game
-    groups = [seat_group(game.pk, p) for p in range(game.seats_count)]
+    # Not to the seats of the players who block the author or whom he blocks.
+    hidden_from = blocks.blocked_either_way(message.user_id)
+    if hidden_from:
+        kept = set(game.seats.exclude(user_id__in=hidden_from).values_list("position", flat=True))
+    else:
+        kept = set(range(game.seats_count))
+    groups = [seat_group(game.pk, p) for p in range(game.seats_count) if p in kept]
     if not game.is_private:
         groups.append(seat_group(game.pk, None))
     event = {"type": "game.update", "payload": {"type": "chat", "message": message.as_json()}}

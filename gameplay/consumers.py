@@ -79,8 +79,8 @@ def _heartbeat(game_id: int, position: int | None, user_id: int, last_seen: bool
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first(), written
 
 
-def _chat_history(game_id: int) -> list[dict]:
-    return chat_history(Game.objects.get(pk=game_id))
+def _chat_history(game_id: int, viewer_id: int | None) -> list[dict]:
+    return chat_history(Game.objects.get(pk=game_id), viewer_id)
 
 
 def _payload(game_id: int, position: int | None) -> dict:
@@ -118,7 +118,7 @@ class GameConsumer(inbound.GatedConsumer):
             await database_sync_to_async(presence.mark)(self.game_id, self.position, self.user.pk, last_seen=True)
         self.seen_written_at = time.monotonic()
         await self.send_state()
-        history = await database_sync_to_async(_chat_history)(self.game_id)
+        history = await database_sync_to_async(_chat_history)(self.game_id, getattr(self.user, "pk", None))
         await self.send_json({"type": "chat_history", "messages": history})
 
     async def send_busy(self, content: dict) -> None:

@@ -378,7 +378,8 @@ class ChatMessage(models.Model):
         verbose_name_plural = _("chat messages")
 
     def as_json(self) -> dict:
-        return {"id": self.pk, "author": self.user.name, "text": "" if self.hidden else self.text,
+        return {"id": self.pk, "author": self.user.name, "username": self.user.username,
+                "text": "" if self.hidden else self.text,
                 "hidden": self.hidden, "at": self.created_at.isoformat()}
 
 

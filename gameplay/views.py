@@ -18,6 +18,7 @@ from gameplay.models import Game, Seat
 from gameplay.movelog import move_log
 from gameplay.replaced import replacement_of
 from gameplay.results import game_result
+from accounts import verification
 from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
 
@@ -180,6 +181,10 @@ def seats_page(request: HttpRequest, seats: QuerySet[Seat], param: str = "page",
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
+    if not verification.is_verified(request.user):  # casual games only, until the address is confirmed
+        form.fields["rated"].disabled = True
+        form.fields["rated"].initial = False
+        form.fields["rated"].help_text = _("Rated tables open once your email address is confirmed.")
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -287,7 +292,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "result": result,
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
-        "chat_history": chat_history(game) if game.is_over else None,
+        "chat_history": chat_history(game, request.user.pk) if game.is_over else None,
         "rules_url": reverse("rules_game", args=[game.engine]) if rules_template(game.engine) else "",
         "replaced": replacement_of(game.pk, request.user) if position is None and game.status != Game.Status.OPEN else None,
     }

@@ -58,6 +58,7 @@ from slugify import slugify
 from django.utils.translation import gettext as _
 
 from accounts.standing import is_suspended
+from accounts import verification
 from gameplay import services as game_services
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
@@ -200,6 +201,10 @@ def _check_may_enter(season: Season, players: list, now) -> None:
         if is_suspended(player, now):
             raise GameError(_("The account of %(who)s is suspended: it cannot enter a season.") % {"who": player},
                             code="suspended")
+        if not verification.is_verified(player):
+            raise GameError(verification.unverified_message(_("enter a league")) if player == players[0] else
+                            _("%(who)s has not confirmed an email address yet, so cannot enter a season.")
+                            % {"who": player}, code=verification.UNVERIFIED)
     if not season.league.allow_bots and any(p.is_bot for p in players):
         raise GameError(_("This league does not allow bot accounts."), code="bots_not_allowed")
     taken = [p.pk for p in players]

@@ -59,6 +59,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import verification
 from accounts.models import Vacation
 from gameplay import presence
 from gameplay.models import Game, Seat
@@ -95,6 +96,8 @@ class EmailChannel:
         user = get_user_model().objects.filter(pk=notice.user_id).only("email").first()
         if user is None or not user.email:
             raise DestinationGone("no address")
+        if not verification.may_mail(user.email):  # not before the address is confirmed
+            return
         lines = [notice.body, "", f"{notice.button}: {notice.url}" if notice.button else notice.url]
         try:
             send_mail(notice.title, "\n".join(lines) + "\n", settings.DEFAULT_FROM_EMAIL, [user.email])

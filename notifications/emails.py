@@ -58,6 +58,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from accounts import verification
 from gameplay import badge, clocks, presence, services
 from gameplay.broadcast import current_vacation
 from gameplay.engine import get_engine
@@ -115,6 +116,8 @@ def _in_language(user, func, *args):
 
 
 def _send(address: str, subject: str, body: str) -> bool:
+    if not verification.may_mail(address):  # not before the address is confirmed
+        return False
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
     except Exception:  # the mail server is down: this one email is lost, the game goes on

@@ -142,3 +142,29 @@ def _english_by_default(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _staff_have_a_second_factor(request):
+    """The admin opens only for a staff account with a second factor (issue 40,
+    accounts.middleware.StaffSecondFactorMiddleware): every staff account a
+    test makes gets an authenticator app (TOTP), as a real moderator sets up,
+    unless the test is marked `staff_without_second_factor` (the tests of the
+    requirement itself)."""
+    if request.node.get_closest_marker("staff_without_second_factor"):
+        yield
+        return
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.utils import encrypt
+    from allauth.mfa.totp.internal.auth import generate_totp_secret
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    def give_a_second_factor(sender, instance, **kwargs):
+        if instance.is_staff and not Authenticator.objects.filter(user=instance).exists():
+            Authenticator.objects.create(user=instance, type=Authenticator.Type.TOTP,
+                                         data={"secret": encrypt(generate_totp_secret())})
+
+    post_save.connect(give_a_second_factor, sender=get_user_model(), dispatch_uid="tests.staff_second_factor")
+    yield
+    post_save.disconnect(sender=get_user_model(), dispatch_uid="tests.staff_second_factor")

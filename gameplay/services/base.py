@@ -10,7 +10,7 @@ from django.db.models import Exists, Model, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import standing
+from accounts import standing, verification
 from accounts.models import Vacation
 from gameplay.loading import cache_seats, seats_loaded
 from gameplay.models import Game, Seat
@@ -155,6 +155,13 @@ def ensure_may_play(user) -> None:
     fresh: the row a game service's transaction loaded, or the request's user."""
     if standing.is_suspended(user):
         raise GameError(standing.suspension_message(user), code=standing.SUSPENDED)
+
+
+def ensure_verified(user, what: str) -> None:
+    """Refuse (GameError "unverified") an account that has not confirmed its
+    address yet the casual games' limits pass (accounts/verification.py)."""
+    if not verification.is_verified(user):
+        raise GameError(verification.unverified_message(what), code=verification.UNVERIFIED)
 
 
 def ensure_may_chat(user) -> None:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from gameplay import broadcast
 from gameplay.models import ChatMessage
-from gameplay.services.base import GameError, ensure_may_chat, is_storable_text, locked_game, seat_of
+from gameplay.services.base import GameError, ensure_may_chat, ensure_verified, is_storable_text, locked_game, seat_of
 
 
 CHAT_BURST = (5, timedelta(seconds=10))  # at most 5 messages in 10 seconds
@@ -37,6 +37,8 @@ def post_chat(game_id: int, user, text: Any) -> ChatMessage:
             raise GameError(_("Only the players at this table can write in its chat."), code="not_seated")
         if game.is_over:
             raise GameError(_("The game is over: its chat is read-only."), code="not_active")
+        if not game.is_private:
+            ensure_verified(user, _("chat at a public table"))
         now = timezone.now()
         for limit, window in (CHAT_BURST, CHAT_HOURLY):
             if ChatMessage.objects.filter(game=game, user=user, created_at__gt=now - window).count() >= limit:

@@ -11,7 +11,8 @@ from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
 from gameplay.services.after_commit import game_changed, game_created
 from gameplay.loading import cache_seats
-from gameplay.services.base import GameError, locked_game, seat_of
+from accounts import blocks
+from gameplay.services.base import GameError, ensure_verified, locked_game, seat_of
 
 
 # Bounds of every time field of a table. Beyond the upper ones the clocks'
@@ -89,6 +90,8 @@ def create_game(
     bots_rated_apart: bool = True,
 ) -> Game:
     """Create a table with its creator in seat 0. A bot account's own table allows bots."""
+    if rated:
+        ensure_verified(user, _("open a rated table"))
     game = _new_game(user, engine_slug, options, players=players, time_preset=time_preset,
                      move_seconds=move_seconds, reserve_seconds=reserve_seconds, on_timeout=on_timeout,
                      is_private=is_private, rated=rated, night_pause=night_pause, timer_seconds=timer_seconds,
@@ -196,6 +199,11 @@ def join_game(game_id: int, user, position: int | None = None) -> Game:
         raise GameError(_("You already have a seat at this table."), code="already_seated")
     if user.is_bot and not game.allow_bots:
         raise GameError(_("This table's creator does not allow bot accounts."), code="bots_not_allowed")
+    if game.rated:
+        ensure_verified(user, _("sit at a rated table"))
+    seated = [uid for uid in game.seats.values_list("user_id", flat=True) if uid]
+    if blocks.any_block(user.pk, seated):  # a block either way: neither joins the other's table
+        raise GameError(_("This table is not open to you."), code="blocked")
     free = game.seats.filter(user__isnull=True, is_bot=False)
     if position is not None:
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < game.seats_count:

@@ -464,7 +464,7 @@
     function draw() {
       if (!list) return;
       list.replaceChildren(...[...messages.values()].filter((m) => !m.hidden).map((m) =>
-        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text, reportLink(m)])));
+        el("li", { "data-id": m.id }, [el("b", { text: m.author + ": " }), m.text, reportLink(m), blockLink(m)])));
       list.scrollTop = list.scrollHeight;
     }
     // A small "report this message" link on each message, for a signed-in reader.
@@ -474,9 +474,16 @@
       return el("a", { class: "report-link", href: box.dataset.reportUrl + "?message=" + m.id,
         title: box.dataset.reportTitle, rel: "nofollow", text: "⚑" });
     }
+    // "Block this player" beside his message: his page's block form (accounts/blocks.py).
+    function blockLink(m) {
+      const me = current.seat === null ? null : (current.players || []).find((p) => p.position === current.seat);
+      if (!box.dataset.playerUrl || !m.username || (me && me.name === m.author)) return null;
+      return el("a", { class: "block-link", href: box.dataset.playerUrl.replace("__name__", encodeURIComponent(m.username)) + "#block",
+        title: box.dataset.blockTitle, rel: "nofollow", text: "⊘" });
+    }
     const closed = box && box.querySelector(".chat-closed");
     if (list) list.querySelectorAll("li[data-id]").forEach((li) => {
-      li.querySelectorAll(".report-link").forEach((a) => a.remove());
+      li.querySelectorAll(".report-link, .block-link").forEach((a) => a.remove());
       // History the page came with (a game that is over opens no socket).
       const author = li.querySelector("b");
       messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",

@@ -12,7 +12,7 @@ def existing_zones_were_chosen(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0005_bot_accounts'),
+        ('accounts', '0009_data_exports'),
     ]
 
     operations = [

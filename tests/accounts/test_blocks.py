@@ -1,0 +1,118 @@
+"""Issue 40, part 4: a player blocks another from his page or a chat line:
+their chat lines are hidden from each other, the blocked player's challenges
+and follows are refused with a bare "not accepted", neither joins a table
+the other sits at, a page lists the blocks and lifts them."""
+
+import pytest
+from channels.layers import get_channel_layer
+from asgiref.sync import async_to_sync
+from django.urls import reverse
+
+from accounts.models import Block
+from correspondence import services as correspondence
+from correspondence.models import Challenge, Follow
+from gameplay import broadcast
+from gameplay import services as games
+
+
+@pytest.fixture
+def three(django_user_model):
+    return [django_user_model.objects.create_user(name, f"{name}@example.com", "pw-" + name, display_name=name.title(),
+                                                     language="en")
+            for name in ("anna", "boris", "vera")]
+
+
+def test_a_player_blocks_another_from_his_page_and_lifts_it_on_the_blocks_page(client, three):
+    anna, boris, _vera = three
+    client.force_login(anna)
+    page = client.get(reverse("player", args=["boris"]))
+    assert 'id="block"' in page.text and reverse("block") in page.text
+
+    response = client.post(reverse("block"), {"username": "boris", "next": reverse("player", args=["boris"])},
+                           follow=True)
+    assert "Blocked:" in response.text
+    assert Block.objects.filter(blocker=anna, blocked=boris).exists()
+    listed = client.get(reverse("blocks"))
+    assert 'data-username="boris"' in listed.text
+
+    client.post(reverse("unblock"), {"username": "boris"})
+    assert not Block.objects.exists()
+    assert "You block nobody." in client.get(reverse("blocks")).text
+
+
+def test_the_blocked_players_follows_and_challenges_are_not_accepted(three):
+    anna, boris, _vera = three
+    correspondence.follow(boris, "anna")
+    correspondence.follow(anna, "boris")
+    pending = correspondence.create_challenge(boris, ["anna"], "durak")
+
+    correspondence.block(anna, "boris")
+
+    assert not Follow.objects.exists()  # the follows between them end
+    pending.refresh_from_db()
+    assert pending.status == Challenge.Status.DECLINED
+    for attempt in (lambda: correspondence.follow(boris, "anna"),
+                    lambda: correspondence.create_challenge(boris, ["anna"], "durak")):
+        with pytest.raises(correspondence.CorrespondenceError) as refused:
+            attempt()
+        assert refused.value.message == "Not accepted."  # nothing says he is blocked
+    with pytest.raises(correspondence.CorrespondenceError) as refused:
+        correspondence.create_challenge(anna, ["boris"], "durak")
+    assert "You have blocked Boris" in refused.value.message
+
+
+def test_neither_joins_a_table_the_other_sits_at(three):
+    anna, boris, vera = three
+    correspondence.block(anna, "boris")
+    hers = games.create_game(anna, "joker", players=4)
+    his = games.create_game(boris, "joker", players=4)
+
+    for table, who in ((hers, boris), (his, anna)):
+        with pytest.raises(games.GameError) as refused:
+            games.join_game(table.pk, who)
+        assert refused.value.code == "blocked"
+    games.join_game(hers.pk, vera)
+
+
+def test_their_chat_lines_are_hidden_from_each_other_live_and_in_the_history(three):
+    anna, boris, vera = three
+    game = games.create_seated_game([anna, boris, vera], "durak")
+    correspondence.block(anna, "boris")
+    layer = get_channel_layer()
+    channels = {}
+    for position in range(3):
+        channels[position] = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(broadcast.seat_group(game.pk, position), channels[position])
+
+    games.post_chat(game.pk, boris, "you again")
+    broadcast.send_chat(game.chat.get(text="you again").pk)
+
+    def received(position):
+        try:
+            return async_to_sync(layer.receive)(channels[position])
+        except Exception:
+            return None
+
+    seat_of = {s.user_id: s.position for s in game.seats.all()}
+    assert received(seat_of[vera.pk])["payload"]["message"]["text"] == "you again"
+    assert received(seat_of[boris.pk])["payload"]["message"]["text"] == "you again"
+    import asyncio
+
+    async def nothing_for_anna():
+        try:
+            await asyncio.wait_for(layer.receive(channels[seat_of[anna.pk]]), timeout=0.2)
+        except asyncio.TimeoutError:
+            return True
+        return False
+    assert async_to_sync(nothing_for_anna)()
+
+    assert [m["text"] for m in broadcast.chat_history(game, anna.pk)] == []
+    assert [m["text"] for m in broadcast.chat_history(game, vera.pk)] == ["you again"]
+    games.post_chat(game.pk, anna, "go away")
+    assert [m["text"] for m in broadcast.chat_history(game, boris.pk)] == ["you again"]
+
+
+def test_a_chat_line_carries_the_link_to_block_its_author(three):
+    anna, boris, vera = three
+    game = games.create_seated_game([anna, boris, vera], "durak")
+    assert games.post_chat(game.pk, boris, "hi").as_json()["username"] == "boris"
