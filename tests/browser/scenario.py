@@ -207,6 +207,20 @@ def _player(username: str, password: str, **fields):
     )
 
 
+def _moderator(username: str, password: str):
+    """A superuser with an authenticator app whose secret the browser tests know
+    (conftest.MODERATOR_TOTP_SECRET): the admin asks staff for a second factor."""
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.utils import encrypt
+
+    from tests.browser.conftest import MODERATOR_TOTP_SECRET
+
+    user = _player(username, password, is_staff=True, is_superuser=True)
+    Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP,
+                                 data={"secret": encrypt(MODERATOR_TOTP_SECRET)})
+    return user
+
+
 def _table_with_bots(user, engine: str, players: int, seed: str = "1"):
     """An active table of `engine`: the user at seat 0, computers in the others (they move at once)."""
     from gameplay import services
@@ -262,7 +276,7 @@ def abort_table(username: str, password: str, moderator: str, moderator_password
     game in play (the player at seat 0 with three computers) and a moderator
     who may abort it in the admin."""
     user = _player(username, password)
-    _player(moderator, moderator_password, is_staff=True, is_superuser=True)
+    _moderator(moderator, moderator_password)
     game = _table_with_bots(user, "joker", 4)
     return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version}
 

@@ -2,11 +2,10 @@
 page says so at once with the moderator's reason and becomes a spectator's
 (no chat box, no "Resign"), without a reload (issue 27, 4)."""
 
-import re
 
 import pytest
 
-from tests.browser.conftest import log_in, new_page
+from tests.browser.conftest import log_in_to_the_admin, log_in, new_page
 
 pytestmark = pytest.mark.browser
 PASSWORD = "kitchen-Table-2024"
@@ -18,11 +17,7 @@ def substitute_in_the_admin(browser, live_site, game: int, reason: str) -> None:
     moderator = new_page(browser, live_site)
     try:
         url = f"/admin/gameplay/game/{game}/substitute/"
-        moderator.goto("/admin/login/?next=" + url)
-        moderator.fill("#id_username", "moder")
-        moderator.fill("#id_password", PASSWORD)
-        moderator.locator("input[type=submit]").click()
-        moderator.wait_for_url(re.compile(re.escape(url) + "$"))
+        log_in_to_the_admin(moderator, "moder", PASSWORD, url)
         moderator.select_option("#id_position", "0")
         moderator.check("#id_computer")
         moderator.fill("#id_reason", reason)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import log_in, new_page
+from tests.browser.conftest import log_in_to_the_admin, log_in, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -95,11 +95,7 @@ def test_a_moderators_abort_arrives_live_with_its_reason_and_is_readable(browser
     moderator = new_page(browser, live_site)
     try:
         abort_url = f"/admin/gameplay/game/{setup['game']}/abort/"
-        moderator.goto("/admin/login/?next=" + abort_url)
-        moderator.fill("#id_username", "moder")
-        moderator.fill("#id_password", PASSWORD)
-        moderator.locator("input[type=submit]").click()
-        moderator.wait_for_url(re.compile(re.escape(abort_url) + "$"))
+        log_in_to_the_admin(moderator, "moder", PASSWORD, abort_url)
         moderator.fill("#id_reason", "Two accounts of one player")
         moderator.locator("input[type=submit]").click()
         expect(moderator.locator(".messagelist")).to_contain_text("Game aborted.")
