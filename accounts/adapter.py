@@ -31,6 +31,17 @@ class AccountAdapter(DefaultAccountAdapter):
             user.save()
         return user
 
+    # Signing in and out show where one lands (the game, the lobby); a banner saying so only pushes a
+    # game's table below a phone's first screen.
+    QUIET_MESSAGES = {"account/messages/logged_in.txt", "account/messages/logged_out.txt"}
+
+    def add_message(self, request, level, message_template=None, message_context=None, extra_tags="",
+                    message=None) -> None:
+        if message_template in self.QUIET_MESSAGES:
+            return
+        super().add_message(request, level, message_template=message_template, message_context=message_context,
+                            extra_tags=extra_tags, message=message)
+
     def get_email_confirmation_url(self, request: HttpRequest | None, emailconfirmation) -> str:
         return site_link(reverse("account_confirm_email", args=[emailconfirmation.key]))
 
