@@ -4,7 +4,7 @@ games in play (issue 27, 8)."""
 
 import pytest
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, log_in_to_the_admin
 
 pytestmark = pytest.mark.browser
 PASSWORD = "kitchen-Table-2024"
@@ -37,7 +37,7 @@ def test_the_moderators_list_of_games_names_their_players(page, live_site):
     from playwright.sync_api import expect
 
     setup = live_site.run_scenario("abort_table", "ulya", PASSWORD, "moderator1", PASSWORD)
-    log_in(page, "moderator1", PASSWORD, "/moderation/")
+    log_in_to_the_admin(page, "moderator1", PASSWORD, "/moderation/")  # staff: with the authenticator's code
     item = page.locator("ul.moderation-games li", has_text=f"#{setup['game']}")
     expect(item.locator(".players")).to_have_text("ulya, " + COMPUTERS)
     assert page.js_errors == []
