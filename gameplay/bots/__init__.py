@@ -1,8 +1,8 @@
 """Computer players, one module per game (joker.py durak.py ipuker.py odessa.py; tricks.py is
 what the Joker and Odessa players share).
 
-``choose_action(engine, state, seat, rng)`` returns a legal action for
-``seat``. A bot sees only what that seat may see: ``engine.view(state, seat)``
+``choose_action(engine, state, seat, rng, level=1)`` returns a legal action for
+``seat`` at a computer ``level`` (``LEVELS``; 1 is the one-ply heuristic). A bot sees only what that seat may see: ``engine.view(state, seat)``
 and ``engine.legal_actions(state, seat)``; it never reads the state itself
 (no other hand, no deck). No Django here: the platform calls this from its
 services and stores the result like any other move. A game without a bot of
@@ -33,8 +33,15 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def choose_action(engine: Any, state: dict, seat: int, rng: random.Random) -> Action:
-    """A legal action for ``seat``; ``ValueError`` if the seat has nothing to do."""
+LEVELS: tuple[int, ...] = (1, 2, 3)
+
+
+def choose_action(engine: Any, state: dict, seat: int, rng: random.Random, level: int = 1) -> Action:
+    """A legal action for ``seat`` at ``level``; ``ValueError`` if the seat has
+    nothing to do or the level does not exist. Levels 2 and 3 play as level 1
+    until the search players (issue 43) land."""
+    if level not in LEVELS:
+        raise ValueError(f"There is no computer level {level}.")
     legal = engine.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"Seat {seat} has no move to make now.")
