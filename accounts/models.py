@@ -48,6 +48,10 @@ class User(AbstractUser):
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False,
                                            help_text=_("Empty while suspended: for good."))
     chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True, editable=False)
+    # A moderator's warning not yet acknowledged: shown at the top of every page until the player
+    # says it is read (the audit keeps every warning; moderation.services.people.warn).
+    moderator_warning = models.TextField(_("moderator's warning"), blank=True, default="", editable=False)
+    warned_at = models.DateTimeField(_("warned at"), null=True, blank=True, editable=False)
     # A bot account (issue 29): played by a program through the API. Set by the player himself
     # (irreversibly) or by a moderator (accounts/bots.py); labelled wherever its name is shown.
     is_bot = models.BooleanField(_("bot account"), default=False, editable=False)

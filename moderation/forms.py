@@ -9,6 +9,7 @@ from gameplay.models import Game, Seat
 from moderation.models import Report
 
 REASON_MAX = 1000
+WARNING_MAX = 2000
 
 
 def reason_field() -> forms.CharField:
@@ -38,6 +39,13 @@ class MuteForm(PlayerReasonForm):
     until = forms.DateTimeField(label=_("Until"),
                                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
                                 help_text=_("In your time zone."))
+
+
+class WarnForm(PlayerReasonForm):
+    text = forms.CharField(label=_("The warning"), widget=forms.Textarea(attrs={"rows": 5}),
+                           max_length=WARNING_MAX,
+                           help_text=_("The player reads exactly this, at the top of every page until it is "
+                                       "acknowledged, and by email. The reason above stays in the audit."))
 
 
 class ReportForm(forms.Form):

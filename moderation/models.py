@@ -35,6 +35,7 @@ class AuditEntry(models.Model):
         DISMISS_REPORT = "dismiss_report", _("dismiss a report")
         DISMISS_PAIR = "dismiss_pair", _("dismiss a fair-play alert")
         ANNUL_RATINGS = "annul_ratings", _("annul the ratings of games")
+        WARN = "warn", _("warn a player")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions",
                                   verbose_name=_("moderator"))
@@ -148,6 +149,7 @@ class Player(User):
         permissions = [
             ("suspend_player", _("Can suspend an account and lift its suspension")),
             ("mute_player", _("Can mute an account in chat and lift its mute")),
+            ("warn_player", _("Can send an account a moderator's warning")),
         ]
 
 

@@ -2,6 +2,7 @@
 
 - a player's side of reports: the report form (of a game, a player or a chat
   message, only what the player can see) and the list of their own reports;
+- a player's acknowledgement of a moderator's warning (shown on every page until then);
 - the moderation pages of a league organizer who is not staff (moderators
   and staff organizers have the same actions in the admin): the games in
   play they may moderate, and for one game the same actions as the admin's,
@@ -15,6 +16,7 @@ from django.db.models import Prefetch, Q
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -143,3 +145,15 @@ def my_reports(request: HttpRequest) -> HttpResponse:
                .select_related("game", "target_user", "chat_message").defer("game__state", "game__history"))
     page = paginated(request, reports, per_page=REPORTS_PER_PAGE)
     return render(request, "moderation/my_reports.html", {"page": page, "reports": page.object_list})
+
+
+@login_required
+@require_http_methods(["POST"])
+def acknowledge_warning(request: HttpRequest) -> HttpResponse:
+    """The player has read the moderator's warning; back to the page it was shown on."""
+    people.acknowledge_warning(request.user)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = "/"
+    return redirect(target)

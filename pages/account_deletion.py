@@ -132,6 +132,7 @@ def erase(user, was: dict) -> None:
     user.email_notifications = False
     user.turn_emails = user.TurnEmails.OFF
     user.night_pause_start = user.night_pause_end = None
+    user.moderator_warning = ""  # the audit keeps it, as every decision
     user.save()
     user.groups.clear()
     user.user_permissions.clear()

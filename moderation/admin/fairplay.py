@@ -1,7 +1,8 @@
 """The fair-play queue in the admin: pairs of accounts whose games together
 say they may be cheating (`moderation.fairplay`), with the figures behind
 each reason, the games (each with its replay, every hand shown: the games
-are over), the players' pages (to suspend), and two actions of its own:
+are over), the players' pages (to suspend), a warning to either player
+(the players' page's own action), and two actions of its own:
 dismiss a false alarm, annul the ratings of the pair's games. Moderators
 only, as every page of this app."""
 
@@ -111,8 +112,10 @@ class PairReviewAdmin(ModeratorsOnly, ModeratorAdmin):
 
     @admin.display(description=_("actions"))
     def actions_box(self, review: PairReview) -> str:
-        links = [(reverse("admin:moderation_player_change", args=[review.first_id]), review.first),
-                 (reverse("admin:moderation_player_change", args=[review.second_id]), review.second)]
+        links = []
+        for user in (review.first, review.second):
+            links += [(reverse("admin:moderation_player_change", args=[user.pk]), user),
+                      (reverse("admin:moderation_player_warn", args=[user.pk]), _("Warn %(name)s…") % {"name": user})]
         players = format_html_join(" ", '<a class="button" href="{}">{}</a>', links)
         if review.status != PairReview.Status.OPEN:
             return players

@@ -21,7 +21,7 @@ from accounts.standing import is_muted, is_suspended
 from gameplay.services.base import GameError
 from moderation import history
 from moderation.admin.games import ModeratorAdmin
-from moderation.forms import MuteForm, SuspendForm
+from moderation.forms import MuteForm, SuspendForm, WarnForm
 from moderation.forms import PlayerReasonForm as ReasonForm
 from moderation.models import Player, Report
 from moderation.permissions import is_moderator
@@ -233,6 +233,7 @@ class PlayerAdmin(ModeratorsOnly, ModeratorAdmin):
         links.append(("admin:moderation_player_mute", _("Mute in chat…") if not is_muted(user) else _("Change the mute…")))
         if is_muted(user):
             links.append(("admin:moderation_player_unmute", _("Lift the chat mute…")))
+        links.append(("admin:moderation_player_warn", _("Warn…")))
         return format_html_join(" ", '<a class="button" href="{}">{}</a>',
                                 ((reverse(name, args=[user.pk]), label) for name, label in links))
 
@@ -248,6 +249,7 @@ class PlayerAdmin(ModeratorsOnly, ModeratorAdmin):
             path("<int:object_id>/unsuspend/", view(self.unsuspend_view), name="moderation_player_unsuspend"),
             path("<int:object_id>/mute/", view(self.mute_view), name="moderation_player_mute"),
             path("<int:object_id>/unmute/", view(self.unmute_view), name="moderation_player_unmute"),
+            path("<int:object_id>/warn/", view(self.warn_view), name="moderation_player_warn"),
         ] + super().get_urls()
 
     def suspend_view(self, request, object_id: int):
@@ -290,6 +292,17 @@ class PlayerAdmin(ModeratorsOnly, ModeratorAdmin):
             request, object_id, ReasonForm, run, done=_("The chat mute is lifted."),
             title=_("Lift the chat mute"), button=_("Lift the chat mute"), intro=_("The account can chat again."),
             permission="moderation.mute_player", back="admin:moderation_player_change")
+
+    def warn_view(self, request, object_id: int):
+        def run(user, data):
+            services.warn(user.pk, request.user, data["reason"], data["text"])
+
+        return self.action_view(
+            request, object_id, WarnForm, run, done=_("The warning is sent."),
+            title=_("Warn a player"), button=_("Send the warning"),
+            intro=_("The player reads the warning at the top of every page until acknowledging it, and by email "
+                    "(or another channel the player chose for a moderator's decisions). Nothing else changes."),
+            permission="moderation.warn_player", back="admin:moderation_player_change")
 
 
 def _local(moment) -> str:

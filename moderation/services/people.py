@@ -20,6 +20,10 @@ in one transaction. A moderator's action records exactly one audit row
   the substitution's own row too (`substitute_seat` records it, so that the
   game's audit shows who took the seat and why: "Account suspended: …").
 - `mute`, `unmute`: an account cannot write in chat until a date.
+- `warn`: a moderator's words to a player, shown at the top of every page
+  until the player acknowledges them (`acknowledge_warning`), and sent as a
+  "moderator's decision" notice (email included). A new warning replaces an
+  unread one; the audit keeps them all.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from moderation.audit import record_action
 from moderation.models import AuditEntry, Report
 from moderation.permissions import computer_takes_over, is_moderator, tell_of_suspension
 from moderation.services.games import required_reason, substitute_seat
+from notifications import dispatch, notices
+from notifications.channels import MODERATION
 
 # At most this many of a suspended account's games are handled (a series of
 # forfeits starts its next game each time: it is handled in turn).
@@ -218,6 +224,43 @@ def unmute(user_id: int, moderator, reason: str) -> None:
     user.save(update_fields=["chat_muted_until"])
     record_action(moderator, AuditEntry.Action.UNMUTE, reason, target_user=user, before=before,
                   after={"chat_muted_until": None})
+
+
+WARNING_MAX_LENGTH = 2000
+
+
+@transaction.atomic
+def warn(user_id: int, moderator, reason: str, text: str) -> None:
+    """Send a player a moderator's warning: `text` is what the player reads,
+    `reason` what the audit keeps for the other moderators."""
+    reason = _reason_of(reason)
+    text = (text or "").strip()
+    if not text:
+        raise GameError(_("Write the warning the player will read."), code="bad_request")
+    if len(text) > WARNING_MAX_LENGTH or not is_storable_text(text):
+        raise GameError(_("The warning is too long or holds characters that cannot be stored."), code="bad_request")
+    user = _locked_user(user_id, moderator)
+    before = {"moderator_warning": user.moderator_warning or None}
+    user.moderator_warning = text
+    user.warned_at = timezone.now()
+    user.save(update_fields=["moderator_warning", "warned_at"])
+    entry = record_action(moderator, AuditEntry.Action.WARN, reason, target_user=user, before=before,
+                          after={"moderator_warning": text})
+    transaction.on_commit(lambda: dispatch.notify(MODERATION, [user], key=f"warning:{entry.pk}", email=True,
+                                                  compose=lambda _user: _warning_words(text)))
+
+
+def _warning_words(text: str) -> notices.Words:
+    return notices.Words(title=_("A moderator's warning"), body=text, url=notices.absolute("/"),
+                         button=_("Open the site"))
+
+
+@transaction.atomic
+def acknowledge_warning(user) -> bool:
+    """The player has read the moderator's warning: it leaves the pages. False if there was none."""
+    changed = get_user_model().objects.filter(pk=user.pk).exclude(moderator_warning="").update(moderator_warning="")
+    user.moderator_warning = ""
+    return bool(changed)
 
 
 # -- a suspended account's games ----------------------------------------------------

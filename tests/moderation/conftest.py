@@ -12,7 +12,8 @@ def moderators_group() -> Group:
     group, created = Group.objects.get_or_create(name=MODERATORS_GROUP)
     if created:
         migration = import_module("moderation.migrations.0002_moderators_group")
-        for app, codename in [*migration.PERMISSIONS, ("moderation", "view_pairreview")]:  # and 0004's
+        for app, codename in [*migration.PERMISSIONS, ("moderation", "view_pairreview"),  # and 0004's,
+                              ("moderation", "warn_player")]:  # and 0005's
             group.permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
     return group
 
