@@ -281,6 +281,7 @@
     duck: () => gettext("When I cannot win the trick, play my lowest card (this deal)"),
     take: () => gettext("Take the cards in this bout"),
     cheapest: () => gettext("Beat with the cheapest card that beats, else take (this bout)"),
+    no_trump_throws: () => gettext("Never throw in trumps"),
     leader_stake: () => gettext("As the leader, stake if the stakes reach 27 (this round)"),
     pass: () => gettext("Pass cards this round"),
   };
