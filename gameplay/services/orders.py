@@ -101,6 +101,25 @@ def dismiss_orders(game_id: int, user) -> None:
     _orders_changed(game, seat, timezone.now())
 
 
+def order_message(game_id: int, user, body: dict) -> dict:
+    """One message about the player's orders, the same from the page, the game's socket and the
+    API: ``{"set": {"kind", "params"}}``, ``{"cancel": order id}`` or ``{"dismiss": true}``
+    (other keys, such as a socket frame's ``type``, are ignored). Returns the answer,
+    ``{"type": "orders_ack"}`` (with the new order's ``id`` after a set); a refusal is a
+    GameError with a clear message, and nothing changed."""
+    if isinstance(body.get("set"), dict):
+        order = set_order(game_id, user, body["set"].get("kind"), body["set"].get("params"))
+        return {"type": "orders_ack", "id": order.pk}
+    if "cancel" in body:
+        cancel_order(game_id, user, body["cancel"])
+    elif body.get("dismiss") is True:
+        dismiss_orders(game_id, user)
+    else:
+        raise GameError(_('Send {"set": {"kind": ..., "params": {...}}}, {"cancel": id} or {"dismiss": true}.'),
+                        code="bad_request")
+    return {"type": "orders_ack"}
+
+
 def _own_seat(game: Game, user) -> Seat:
     seat = seat_of(game, user)
     if seat is None or seat.is_bot:

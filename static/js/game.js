@@ -297,15 +297,9 @@
     return params.length ? kind + ": " + params.join(", ") : kind;
   }
 
+  // Over the game's socket (the same service as the page's endpoint, which takes over while it is down).
   function postOrders(body) {
-    showError("");
-    fetch(root.dataset.ordersUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify(body),
-    }).then((r) => r.json()).then((msg) => { if (msg.type === "error") showError(msg.message); sync(); })
-      .catch(() => showError(gettext("The order could not be sent. Try again.")));
+    sendRaw(Object.assign({ type: "orders" }, body));
   }
 
   function orderLine(order) {
