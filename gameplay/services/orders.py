@@ -22,7 +22,9 @@ Decisions
   exists.
 - Never a wrong move: at release, under the game row's lock, the engine's
   `resolve` gives a legal action, a wait or a lapse; a lapsed order is
-  marked with its reason and shown to the player. A seat taken over by a
+  marked with its reason and shown to the player, and the event
+  `orders_lapsed` lets `notifications` tell him (him alone) by email or
+  push as his preferences say. A seat taken over by a
   substitute or a computer loses its orders (`drop_orders`), and a release
   looks only at orders set by the user sitting there, never at a computer's
   seat.
@@ -41,6 +43,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay import broadcast
+from gameplay import events as game_events
 from gameplay.engine import get_engine
 from gameplay.engine import orders as vocabulary
 from gameplay.engine.core import IllegalMove
@@ -196,16 +199,26 @@ def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
             continue
         if found.action is None:
             continue
-        StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+        _record_lapses(game, seat, lapsed)
         _mark_applied(order, game.version + 1, now)
         _after_order(seat)
         moves.apply_move(game, seat.position, dict(found.action), by=Move.By.PLAYER, user=seat.user)
         return True
     if lapsed:
-        StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+        _record_lapses(game, seat, lapsed)
         seat.save(update_fields=["has_orders"])
         broadcast.seat_changed_on_commit(game.pk, seat.position)
     return False
+
+
+def _record_lapses(game: Game, seat: Seat, lapsed: list[StandingOrder]) -> None:
+    """These orders of the seat lapsed: marked with their reasons (the page shows them), and told to
+    the player who set them alone, by email or push as he chose (`orders_lapsed`, for notifications)."""
+    if not lapsed:
+        return
+    StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+    game_events.publish(game_events.ORDERS_LAPSED, game, position=seat.position, user_id=seat.user_id,
+                        reasons=list(dict.fromkeys(order.reason for order in lapsed)))
 
 
 def _mark_applied(order: StandingOrder, seq: int, now: datetime) -> None:
