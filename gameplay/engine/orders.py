@@ -47,7 +47,8 @@ setter is no longer the defender) or the bout ends without his turn.
   fits), he says "done"; while he could throw in a non-trump it waits for
   him. Any player, for the whole game (scope None), like ``forced``.
 (Durak's "done for me in this bout" for throwers is older: see ``ahead_action``
-in core.py; the platform applies it at once, as before.)
+in core.py; the platform makes it at the seat's secret release time, like
+these orders.)
 
 Spent or standing
 -----------------

@@ -28,6 +28,10 @@ Decisions
   substitute or a computer loses its orders (`drop_orders`), and a release
   looks only at orders set by the user sitting there, never at a computer's
   seat.
+- Durak's older "done for me in this bout" (`Seat.ahead_scope`, set by
+  `moves.order_ahead`) is released the same way: its "done" is made at the
+  seat's release time in the throwers' window, never at once, so its moment
+  depends neither on the cards nor on the order.
 - Races: the player's own move, the deadline sweep, a moderator's action and
   the release all lock the game row; a move resets the seat's release time
   (its clock stops or starts again) and the release checks it really fell
@@ -52,7 +56,7 @@ from gameplay.models import Game, Move, Seat, StandingOrder
 from gameplay.services import moves
 from gameplay.services.after_commit import clocks_changed
 from gameplay.services.base import GameError, locked_game, seat_of
-from gameplay.services.clocks import order_release_at
+from gameplay.services.clocks import order_release_at, said_ahead
 
 # How many pending orders a seat may hold at once.
 MAX_PENDING = 10
@@ -181,9 +185,22 @@ def release_orders(game_id: int, now: datetime | None = None) -> int:
         seat.save(update_fields=["order_at"])
         if seat.is_bot or seat.user_id is None:
             continue
-        if _release_seat(game, seat, now):
+        if _release_ahead(game, seat) or _release_seat(game, seat, now):
             return 1
     return 0
+
+
+def _release_ahead(game: Game, seat: Seat) -> bool:
+    """Durak's "done for me in this bout", said in advance: made now if the window waits for the
+    seat and "done" is legal for it; recorded as the player's move, like any order's."""
+    engine = get_engine(game.engine)
+    if not said_ahead(seat, game) or seat.position not in engine.actors(game.state):
+        return False
+    action = dict(engine.ahead_action)
+    if action not in engine.legal_actions(game.state, seat.position):
+        return False
+    moves.apply_move(game, seat.position, action, by=Move.By.PLAYER, user=seat.user)
+    return True
 
 
 def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
