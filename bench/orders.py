@@ -20,9 +20,9 @@ The model (documented here; change it with the flags):
 - With orders, every player, at each visit (each of his turns), sets what a
   reasonable player would: `forced` (the whole game), Joker's `duck` for the
   deal, Durak's `cheapest` while he defends a bout (it carries him through
-  the throw-ins that follow), and, with `--done-ahead`, as a Durak attacker
-  "done for me in this bout" (the older order, applied at once by the
-  site; off by default: it changes how he plays). An order's move is
+  the throw-ins that follow) and `no_trump_throws` (the whole game), and,
+  with `--done-ahead`, as a Durak attacker "done for me in this bout" (the
+  older order; off by default: it changes how he plays). An order's move is
   made at its release time: uniform from 1 s to min(`--release-hours`
   (default 2 h, ORDER_RELEASE_MAX_SECONDS), half the move time) after the
   turn began, exactly as `gameplay.clocks.release_delay` draws it.
@@ -58,7 +58,7 @@ def visit_orders(engine, state: dict, seat: int, with_orders: bool) -> list[dict
     """The orders a reasonable player leaves when he visits the game at his turn."""
     if not with_orders:
         return []
-    wanted = {"forced", "duck", "cheapest"}
+    wanted = {"forced", "duck", "cheapest", "no_trump_throws"}
     return [vocabulary.make_order(state, seat, offer["kind"], {}) for offer in vocabulary.kinds(state, seat)
             if offer["kind"] in wanted]
 
@@ -76,16 +76,14 @@ def play(slug: str, seed: int, with_orders: bool, args) -> float:
         if engine.is_over(state):
             break
         actors = engine.actors(state)
-        ahead = [s for s in actors if done_ahead.get(s) == engine.ahead_scope(state)
-                 and engine.ahead_action is not None and engine.ahead_action in engine.legal_actions(state, s)]
-        if ahead:  # the older "done" said in advance: applied at once
-            state, _ = engine.apply(state, ahead[0], dict(engine.ahead_action))
-            continue
         best = None
         for seat in actors:
             by_hand = human_delay(timing, args)
             found = None
-            for order in standing[seat]:
+            if (done_ahead.get(seat) == engine.ahead_scope(state) and engine.ahead_action is not None
+                    and engine.ahead_action in engine.legal_actions(state, seat)):
+                found = dict(engine.ahead_action)  # the older "done" said in advance, at the release time too
+            for order in standing[seat] if found is None else ():
                 got = vocabulary.resolve(engine, state, seat, order)
                 if got.action is not None:
                     found = got.action

@@ -7,6 +7,10 @@ Protocol (JSON text frames; see README "WebSocket protocol"):
   client -> {"type": "ahead", "on": true}   (Durak: "done for me in this bout", said in advance or taken
                                              back; answered by {"type": "ahead_ack", "on": true}; the new
                                              state, with its "ahead" field, goes to this seat only)
+  client -> {"type": "orders", "set": {"kind": "bid", "params": {"tricks": 2}}}   (standing orders, as the page's
+            and the API's endpoint: or "cancel": order id, or "dismiss": true; answered by {"type": "orders_ack"}
+            ("id": the new order's, after a set) or an error; the new list, in the state message, goes to this
+            seat only)
   client -> {"type": "ping"}      (every 30 s: "I am on the game page", `presence`; answered by {"type": "pong", "version": 13},
                                    the game's version in the database: a page behind it asks for the state again,
                                    so a state message Redis lost is repaired within a heartbeat)
@@ -28,7 +32,7 @@ Every frame passes the connection's rate limit and the gate of
 answered with an error ("bad_request", "rate_limited") and changes nothing. A
 locked or busy database is answered with the error "busy" (a move's answer
 carries its move_id, so the page resends it); at connect, with close code
-4503 after that error. Past saturation, a move, chat line or "ahead" that
+4503 after that error. Past saturation, a move, chat line, "ahead" or "orders" that
 would wait too long for the process' database thread is answered "busy"
 too, at once or when its turn comes (`inbound.in_line`), unapplied. A flood that goes on after its refusals is closed with
 4429.
@@ -149,6 +153,8 @@ class GameConsumer(inbound.GatedConsumer):
             await self.receive_chat(content)
         elif kind == "ahead":
             await self.receive_ahead(content)
+        elif kind == "orders":
+            await self.receive_orders(content)
         else:
             await self.send_error("bad_request", _("Unknown message type."))
 
@@ -173,6 +179,15 @@ class GameConsumer(inbound.GatedConsumer):
             await self.send_error(exc.code, exc.message, exc.version)
             return
         await self.send_json({"type": "ahead_ack", "on": on})
+
+    async def receive_orders(self, content: dict) -> None:
+        try:
+            answer = await inbound.in_line(_in_language, self.language, services.order_message, self.game_id,
+                                           self.user, content)
+        except services.GameError as exc:
+            await self.send_error(exc.code, exc.message, exc.version)
+            return
+        await self.send_json(answer)
 
     async def receive_chat(self, content: dict) -> None:
         try:

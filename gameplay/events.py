@@ -28,6 +28,7 @@ The events (details in brackets; `game` / `game_id`, `version` always):
 | `game_finished`  | `finish_with_result` (the game's one result is on its seats) | yes | yes   |
 | `seat_replaced`  | `replace_seat` (`position`, `previous_user_id`, `user_id`, `reason`) | yes | yes |
 | `game_aborted`   | `abort` (`reason`)                   | yes                | yes          |
+| `orders_lapsed`  | `release_orders`, when a seat's standing orders lapse (`position`, `user_id`: the player who set them, `reasons`: the engine's sentences, untranslated) | yes | yes |
 
 `players`: the seated people's user ids, as the change's transaction read
 them (None where it did not read the seats: read them if you need them).
@@ -53,10 +54,11 @@ CLOCK_WARNING = "clock_warning"
 GAME_FINISHED = "game_finished"
 SEAT_REPLACED = "seat_replaced"
 GAME_ABORTED = "game_aborted"
+ORDERS_LAPSED = "orders_lapsed"
 
 # The events published only after the commit, from what the change recorded (no transaction to join).
 AFTER_COMMIT_ONLY = {GAME_STARTED, TURN_CHANGED}
-EVENTS = {GAME_STARTED, TURN_CHANGED, CLOCK_WARNING, GAME_FINISHED, SEAT_REPLACED, GAME_ABORTED}
+EVENTS = {GAME_STARTED, TURN_CHANGED, CLOCK_WARNING, GAME_FINISHED, SEAT_REPLACED, GAME_ABORTED, ORDERS_LAPSED}
 
 
 @dataclass

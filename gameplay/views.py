@@ -432,16 +432,6 @@ def orders(request: HttpRequest, game_id: int) -> JsonResponse:
     if isinstance(body, JsonResponse):
         return body
     try:
-        if isinstance(body.get("set"), dict):
-            order = services.set_order(game_id, request.user, body["set"].get("kind"), body["set"].get("params"))
-            return JsonResponse({"type": "orders_ack", "id": order.pk})
-        if "cancel" in body:
-            services.cancel_order(game_id, request.user, body["cancel"])
-        elif body.get("dismiss") is True:
-            services.dismiss_orders(game_id, request.user)
-        else:
-            return _json_error("bad_request", _('Send {"set": {"kind": ..., "params": {...}}}, {"cancel": id} '
-                                                'or {"dismiss": true}.'), 400)
+        return JsonResponse(services.order_message(game_id, request.user, body))
     except services.GameError as exc:
         return _json_error(exc.code, exc.message, ERROR_STATUS.get(exc.code, 422), exc.version)
-    return JsonResponse({"type": "orders_ack"})

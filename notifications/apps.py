@@ -26,6 +26,7 @@ class NotificationsConfig(AppConfig):
         events.subscribe(events.GAME_FINISHED, subscribers.game_finished, after_commit=True)
         events.subscribe(events.GAME_ABORTED, subscribers.game_aborted, after_commit=True)
         events.subscribe(events.SEAT_REPLACED, subscribers.seat_replaced, after_commit=True)
+        events.subscribe(events.ORDERS_LAPSED, subscribers.orders_lapsed, after_commit=True)
 
         channels.register(dispatch.EmailChannel())
         channels.register(PushChannel())

@@ -32,6 +32,7 @@ KIND_CHOICES = [
     (channels.CHALLENGE, _("A challenge")),
     (channels.LEAGUE_ROUND, _("A new league round")),
     (channels.MODERATION, _("A moderator's decision")),
+    (channels.ORDER_LAPSED, _("A standing order lapsed")),
 ]
 
 

@@ -153,6 +153,14 @@ def seat_replaced(game: Game, seats: list[Seat], reason: str) -> Words:
     return Words(_("A moderator decided your game"), body, game_url(game.pk), _open_game())
 
 
+def orders_lapsed(game: Game, seats: list[Seat], position: int, reasons: list[str]) -> Words:
+    """His standing orders at this seat lapsed: the engine's reasons, in his language (nothing else)."""
+    label = game_label(game, seats, position)
+    body = "%s: %s" % (label, " ".join(_(reason) for reason in reasons))
+    title = ngettext("Your standing order lapsed", "Your standing orders lapsed", len(reasons))
+    return Words(title, body, game_url(game.pk), _open_game())
+
+
 # --- what the apps above announce -------------------------------------------------------
 
 

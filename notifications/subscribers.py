@@ -10,7 +10,7 @@ from gameplay import services
 from gameplay.models import Game, Seat
 from gameplay.results import ADJUDICATED, game_result
 from notifications import dispatch, notices
-from notifications.channels import GAME_OVER, MODERATION, TIME_WARNING, YOUR_MOVE
+from notifications.channels import GAME_OVER, MODERATION, ORDER_LAPSED, TIME_WARNING, YOUR_MOVE
 
 
 def _game(game_id: int, status: str) -> tuple[Game | None, list[Seat]]:
@@ -103,3 +103,18 @@ def seat_replaced(game_id: int, version: int, position: int, previous_user_id: i
         return
     dispatch.notify(MODERATION, [from_user], key=f"moderation:game={game_id}:v={version}:seat={position}",
                     game_id=game_id, compose=lambda user: notices.seat_replaced(game, seats, reason))
+
+
+def orders_lapsed(game_id: int, version: int, position: int, user_id: int | None = None,
+                  reasons: list[str] | tuple = (), **_details) -> None:
+    """Standing orders lapsed: told to the player who set them, if he still holds the seat, and to
+    nobody else; by email and push as his preferences for this kind say."""
+    if not dispatch.has_channels(True) or user_id is None or not reasons:
+        return
+    game, seats = _game(game_id, Game.Status.ACTIVE)
+    seat = _people(seats, {position}).get(user_id)
+    if game is None or seat is None:
+        return
+    dispatch.notify(ORDER_LAPSED, [seat.user], key=f"order_lapsed:game={game_id}:v={version}:seat={position}",
+                    game_id=game_id, email=True,
+                    compose=lambda user: notices.orders_lapsed(game, seats, position, list(reasons)))

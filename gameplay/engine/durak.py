@@ -70,7 +70,8 @@ Decisions where the rules page leaves room
   bout is being attacked or defended (``may_order_ahead``; the bout number is
   ``ahead_scope``). The platform keeps that order private and applies the
   move ``ahead_action`` (``done``) whenever the window waits for him in that
-  bout, whatever his cards; it is recorded as his move.
+  bout, whatever his cards, at his secret release time like any standing
+  order (never at once); it is recorded as his move.
 - The "attacker" after transfers is the last transferrer (he becomes the
   attacker, the rules say). Drawing starts with him, then the other players
   still in the game counter-clockwise from him (in teams the defender's

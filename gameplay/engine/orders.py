@@ -42,8 +42,13 @@ Durak (scope: the bout, ``state["bout"]``):
 Both Durak orders are set by the defender while the bout is attacked or
 defended, and lapse if the attack is transferred to another player (the
 setter is no longer the defender) or the bout ends without his turn.
+- ``no_trump_throws``: "never throw in trumps": in a throwers' window that
+  waits for him, when every card he could throw in is a trump (or none
+  fits), he says "done"; while he could throw in a non-trump it waits for
+  him. Any player, for the whole game (scope None), like ``forced``.
 (Durak's "done for me in this bout" for throwers is older: see ``ahead_action``
-in core.py; the platform applies it at once, as before.)
+in core.py; the platform makes it at the seat's secret release time, like
+these orders.)
 
 Spent or standing
 -----------------
@@ -79,7 +84,9 @@ from .tricks import Play, Trick
 FORCED = "forced"
 # Orders that stay after making a move, for the rest of their scope (every other order is spent
 # by its move): the only legal move, the lowest card while the player cannot win, the cheapest beat.
-REPEATING = {FORCED, "duck", "cheapest"}
+REPEATING = {FORCED, "duck", "cheapest", "no_trump_throws"}
+# Orders that hold for the whole game (no scope): a standing habit rather than a plan for a stretch.
+WHOLE_GAME = {FORCED, "no_trump_throws"}
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,7 @@ def make_order(state: State, seat: int, kind: Any, params: Any) -> dict:
 
 def scope_of(state: State, kind: str) -> int | None:
     """The stretch of the game an order of ``kind`` holds for: None (the whole game), the deal or the bout."""
-    if kind == FORCED:
+    if kind in WHOLE_GAME:
         return None
     game = state.get("game")
     return state.get("bout") if game == "durak" else state.get("round") if game == "ipuker" else state.get("deal")
@@ -244,9 +251,10 @@ def _joker_duck(engine, state: State, seat: int, params: dict) -> Resolution:
 
 
 def _durak_kinds(state: State, seat: int) -> list[dict]:
+    found = []
     if state["phase"] in (DurakPhase.ATTACK, DurakPhase.DEFEND) and state["defender"] == seat:
-        return [{"kind": "take", "params": {}}, {"kind": "cheapest", "params": {}}]
-    return []
+        found += [{"kind": "take", "params": {}}, {"kind": "cheapest", "params": {}}]
+    return found + [{"kind": "no_trump_throws", "params": {}}]
 
 
 def _durak_take(engine, state: State, seat: int, params: dict) -> Resolution:
@@ -269,6 +277,17 @@ def _durak_cheapest(engine, state: State, seat: int, params: dict) -> Resolution
     action = {"type": "beat", "attack": attack, "card": card}
     # A beat that leaves the rest unbeatable is still legal here; if the engine's rules refuse it, take.
     return Resolution(action=action if action in engine.legal_actions(state, seat) else {"type": "take"})
+
+
+def _durak_no_trump_throws(engine, state: State, seat: int, params: dict) -> Resolution:
+    """In a throwers' window: "done" when no non-trump may be thrown in; else the player decides."""
+    if state["phase"] != DurakPhase.WINDOW:
+        return WAIT
+    legal = engine.legal_actions(state, seat)
+    trump = state["trump"]
+    if any(a["type"] == "throw" and all(card[1] != trump for card in a["cards"]) for a in legal):
+        return WAIT
+    return Resolution(action={"type": "done"}) if {"type": "done"} in legal else WAIT
 
 
 # -- Ipuker ----------------------------------------------------------------------------
@@ -311,4 +330,5 @@ RESOLVERS = {
     ("ipuker", "pass"): _ipuker_pass,
     ("durak", "take"): _durak_take,
     ("durak", "cheapest"): _durak_cheapest,
+    ("durak", "no_trump_throws"): _durak_no_trump_throws,
 }

@@ -33,7 +33,8 @@ from gameplay.services.clocks import (
     vacation_days_taken,
 )
 from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_move
-from gameplay.services.orders import cancel_order, dismiss_orders, due_order_game_ids, release_orders, set_order
+from gameplay.services.orders import (cancel_order, dismiss_orders, due_order_game_ids, order_message, release_orders,
+                                      set_order)
 from gameplay.services.tables import (
     MAX_SERIES, check_table, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
 )
@@ -43,5 +44,5 @@ __all__ = [
     "end_vacation", "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
     "expiry_forfeits", "overdue_game_ids", "pauses_for", "runs_out_at", "send_time_warnings", "play_bot_move", "post_chat", "resign", "seat_of",
     "submit_move", "take_vacation", "update_clocks", "vacation_days_taken",
-    "cancel_order", "dismiss_orders", "due_order_game_ids", "release_orders", "set_order",
+    "cancel_order", "dismiss_orders", "due_order_game_ids", "order_message", "release_orders", "set_order",
 ]

@@ -228,13 +228,20 @@ def _start_clock(seat: Seat, game: Game, timer: dict, now: datetime, pauses: clo
 
 
 def order_release_at(seat: Seat, game: Game, now: datetime) -> datetime | None:
-    """When the seat's standing orders are looked at in the turn starting `now` (None: it has
-    none, or a computer or nobody sits there): `clocks.release_delay`, a secret draw."""
-    if not seat.has_orders or seat.is_bot or seat.user_id is None:
+    """When the seat's standing orders (and a Durak "done" said in advance for this bout) are
+    looked at in the turn starting `now` (None: it has none, or a computer or nobody sits there):
+    `clocks.release_delay`, a secret draw."""
+    if not (seat.has_orders or said_ahead(seat, game)) or seat.is_bot or seat.user_id is None:
         return None
     delay = clocks.release_delay(settings.SECRET_KEY, game.pk, game.version, seat.position, seat.clock_seconds,
                                  settings.ORDER_RELEASE_MAX_SECONDS)
     return now + timedelta(seconds=delay)
+
+
+def said_ahead(seat: Seat, game: Game) -> bool:
+    """Whether the seat's player said his move in advance for the game's current stretch (Durak's
+    "done for me in this bout")."""
+    return seat.ahead_scope is not None and seat.ahead_scope == get_engine(game.engine).ahead_scope(game.state)
 
 
 def _stop_clock(seat: Seat) -> None:

@@ -1,5 +1,5 @@
 """Moves: a player's move, a resignation, a computer player's move, and what
-the site adds after a move (a rules upgrade, a "done" said in advance)."""
+the site adds after a move (a rules upgrade); a "done" said in advance."""
 
 import random
 from typing import Any
@@ -156,45 +156,27 @@ def _end_auto_streak(game: Game, position: int) -> None:
 def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves: list[Move]) -> dict:
     """The moves the site makes right after a move, each recorded as a move
     of its own so that replays repeat it: the upgrade of a game's rules at a
-    safe point (`engine.upgrade`), and the "done" that throwers said in
-    advance for this bout, applied once the game waits for it."""
-    ordered: dict[int, Seat] | None = None
+    safe point (`engine.upgrade`). (A Durak "done" said in advance is not
+    one of them: it waits for its seat's secret release time, like every
+    standing order: `services.orders.release_orders`.)"""
     while not engine.is_over(state):
         upgraded = engine.upgrade(state)
-        if upgraded is not None:
-            action, seat = {"type": RULES, "version": upgraded["rules"]}, None
-            state, new_events = apply_recorded(engine, state, None, action)
-            moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=None, action=action,
-                              by=Move.By.SYSTEM))
-            events.extend(new_events)
-            continue
-        due = _ahead_due(engine, state)
-        if not due:
+        if upgraded is None:
             break
-        if ordered is None:
-            scope = engine.ahead_scope(state)
-            ordered = {s.position: s for s in game.seats.all() if s.ahead_scope == scope}
-        seat = next((ordered[p] for p in due if p in ordered), None)
-        if seat is None:
-            break
-        state, new_events = engine.apply(state, seat.position, dict(engine.ahead_action))
-        moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=seat.position,
-                          action=dict(engine.ahead_action), by=Move.By.PLAYER, user_id=seat.user_id))
+        action = {"type": RULES, "version": upgraded["rules"]}
+        state, new_events = apply_recorded(engine, state, None, action)
+        moves.append(Move(game=game, seq=game.version + len(moves) + 1, position=None, action=action,
+                          by=Move.By.SYSTEM))
         events.extend(new_events)
     return state
-
-
-def _ahead_due(engine, state: dict) -> list[int]:
-    """The seats the game waits for whose move said in advance is legal now."""
-    if engine.ahead_action is None or engine.ahead_scope(state) is None:
-        return []
-    return [p for p in engine.actors(state) if engine.ahead_action in engine.legal_actions(state, p)]
 
 
 @transaction.atomic
 def order_ahead(game_id: int, user, on: Any) -> None:
     """A player says his "done" in advance for the current bout (`on`), or
-    takes it back. Private: only his own seat is told."""
+    takes it back. Private: only his own seat is told. It is made at his
+    secret release time once the throwers' window waits for him
+    (`services.orders.release_orders`)."""
     if not isinstance(on, bool):
         raise GameError(_("Say true or false."), code="bad_request")
     game = locked_game(game_id, seats=True)

@@ -22,10 +22,16 @@ Decisions
   exists.
 - Never a wrong move: at release, under the game row's lock, the engine's
   `resolve` gives a legal action, a wait or a lapse; a lapsed order is
-  marked with its reason and shown to the player. A seat taken over by a
+  marked with its reason and shown to the player, and the event
+  `orders_lapsed` lets `notifications` tell him (him alone) by email or
+  push as his preferences say. A seat taken over by a
   substitute or a computer loses its orders (`drop_orders`), and a release
   looks only at orders set by the user sitting there, never at a computer's
   seat.
+- Durak's older "done for me in this bout" (`Seat.ahead_scope`, set by
+  `moves.order_ahead`) is released the same way: its "done" is made at the
+  seat's release time in the throwers' window, never at once, so its moment
+  depends neither on the cards nor on the order.
 - Races: the player's own move, the deadline sweep, a moderator's action and
   the release all lock the game row; a move resets the seat's release time
   (its clock stops or starts again) and the release checks it really fell
@@ -41,6 +47,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay import broadcast
+from gameplay import events as game_events
 from gameplay.engine import get_engine
 from gameplay.engine import orders as vocabulary
 from gameplay.engine.core import IllegalMove
@@ -49,7 +56,7 @@ from gameplay.models import Game, Move, Seat, StandingOrder
 from gameplay.services import moves
 from gameplay.services.after_commit import clocks_changed
 from gameplay.services.base import GameError, locked_game, seat_of
-from gameplay.services.clocks import order_release_at
+from gameplay.services.clocks import order_release_at, said_ahead
 
 # How many pending orders a seat may hold at once.
 MAX_PENDING = 10
@@ -99,6 +106,25 @@ def dismiss_orders(game_id: int, user) -> None:
     StandingOrder.objects.filter(game=game, position=seat.position).exclude(
         status=StandingOrder.Status.PENDING).update(seen=True)
     _orders_changed(game, seat, timezone.now())
+
+
+def order_message(game_id: int, user, body: dict) -> dict:
+    """One message about the player's orders, the same from the page, the game's socket and the
+    API: ``{"set": {"kind", "params"}}``, ``{"cancel": order id}`` or ``{"dismiss": true}``
+    (other keys, such as a socket frame's ``type``, are ignored). Returns the answer,
+    ``{"type": "orders_ack"}`` (with the new order's ``id`` after a set); a refusal is a
+    GameError with a clear message, and nothing changed."""
+    if isinstance(body.get("set"), dict):
+        order = set_order(game_id, user, body["set"].get("kind"), body["set"].get("params"))
+        return {"type": "orders_ack", "id": order.pk}
+    if "cancel" in body:
+        cancel_order(game_id, user, body["cancel"])
+    elif body.get("dismiss") is True:
+        dismiss_orders(game_id, user)
+    else:
+        raise GameError(_('Send {"set": {"kind": ..., "params": {...}}}, {"cancel": id} or {"dismiss": true}.'),
+                        code="bad_request")
+    return {"type": "orders_ack"}
 
 
 def _own_seat(game: Game, user) -> Seat:
@@ -159,9 +185,22 @@ def release_orders(game_id: int, now: datetime | None = None) -> int:
         seat.save(update_fields=["order_at"])
         if seat.is_bot or seat.user_id is None:
             continue
-        if _release_seat(game, seat, now):
+        if _release_ahead(game, seat) or _release_seat(game, seat, now):
             return 1
     return 0
+
+
+def _release_ahead(game: Game, seat: Seat) -> bool:
+    """Durak's "done for me in this bout", said in advance: made now if the window waits for the
+    seat and "done" is legal for it; recorded as the player's move, like any order's."""
+    engine = get_engine(game.engine)
+    if not said_ahead(seat, game) or seat.position not in engine.actors(game.state):
+        return False
+    action = dict(engine.ahead_action)
+    if action not in engine.legal_actions(game.state, seat.position):
+        return False
+    moves.apply_move(game, seat.position, action, by=Move.By.PLAYER, user=seat.user)
+    return True
 
 
 def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
@@ -177,16 +216,26 @@ def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:
             continue
         if found.action is None:
             continue
-        StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+        _record_lapses(game, seat, lapsed)
         _mark_applied(order, game.version + 1, now)
         _after_order(seat)
         moves.apply_move(game, seat.position, dict(found.action), by=Move.By.PLAYER, user=seat.user)
         return True
     if lapsed:
-        StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+        _record_lapses(game, seat, lapsed)
         seat.save(update_fields=["has_orders"])
         broadcast.seat_changed_on_commit(game.pk, seat.position)
     return False
+
+
+def _record_lapses(game: Game, seat: Seat, lapsed: list[StandingOrder]) -> None:
+    """These orders of the seat lapsed: marked with their reasons (the page shows them), and told to
+    the player who set them alone, by email or push as he chose (`orders_lapsed`, for notifications)."""
+    if not lapsed:
+        return
+    StandingOrder.objects.bulk_update(lapsed, ["status", "reason", "settled_at"])
+    game_events.publish(game_events.ORDERS_LAPSED, game, position=seat.position, user_id=seat.user_id,
+                        reasons=list(dict.fromkeys(order.reason for order in lapsed)))
 
 
 def _mark_applied(order: StandingOrder, seq: int, now: datetime) -> None:

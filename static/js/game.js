@@ -281,6 +281,7 @@
     duck: () => gettext("When I cannot win the trick, play my lowest card (this deal)"),
     take: () => gettext("Take the cards in this bout"),
     cheapest: () => gettext("Beat with the cheapest card that beats, else take (this bout)"),
+    no_trump_throws: () => gettext("Never throw in trumps"),
     leader_stake: () => gettext("As the leader, stake if the stakes reach 27 (this round)"),
     pass: () => gettext("Pass cards this round"),
   };
@@ -296,15 +297,9 @@
     return params.length ? kind + ": " + params.join(", ") : kind;
   }
 
+  // Over the game's socket (the same service as the page's endpoint, which takes over while it is down).
   function postOrders(body) {
-    showError("");
-    fetch(root.dataset.ordersUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify(body),
-    }).then((r) => r.json()).then((msg) => { if (msg.type === "error") showError(msg.message); sync(); })
-      .catch(() => showError(gettext("The order could not be sent. Try again.")));
+    sendRaw(Object.assign({ type: "orders" }, body));
   }
 
   function orderLine(order) {

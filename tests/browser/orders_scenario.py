@@ -9,6 +9,9 @@ Prints one JSON line.
   other (seat 0) is to attack and the player (seat 1) will defend.
 - ``joker_bidder USERNAME PASSWORD OTHER``: a Joker table of four people at the bids of its first
   deal, where the player bids after someone else (the other is the first to bid).
+- ``orders_table ENGINE PREFIX PASSWORD``: a table of four people PREFIX0..PREFIX3 of ENGINE (Odessa,
+  domino Poker, Ipuker) at its start; the player is the one who bids second (Ipuker: the round's
+  leader), the other the first to move.
 - ``attack GAME``: the attacker attacks with his lowest card.
 - ``advance GAME POSITION``: the other people move by hand (their first legal move) until the game
   waits for seat POSITION.
@@ -52,6 +55,28 @@ def joker_bidder(username: str, password: str, other: str) -> dict:
         raise AssertionError("the player is the first to bid; change the scenario's seats")
     return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version, "position": position,
             "first": first, "first_name": game.seats.get(position=first).user.username}
+
+
+def orders_table(engine_slug: str, prefix: str, password: str) -> dict:
+    from gameplay import services
+    from gameplay.engine import get_engine
+    from gameplay.models import Game
+
+    people = [_player(f"{prefix}{i}", password) for i in range(4)]
+    game = services.create_game(people[0], engine_slug, None, players=4)
+    for person in people[1:]:
+        services.join_game(game.pk, person)
+    game = Game.objects.get(pk=game.pk)
+    engine = get_engine(engine_slug)
+    first = engine.actors(game.state)[0]
+    if engine_slug == "ipuker":
+        position = game.state["leader"]
+    else:  # who bids after the first bidder
+        after, _ = engine.apply(game.state, first, engine.legal_actions(game.state, first)[0])
+        position = engine.actors(after)[0]
+    return {"game": game.pk, "url": game.get_absolute_url(), "version": game.version, "position": position,
+            "player": game.seats.get(position=position).user.username,
+            "other": game.seats.get(position=first).user.username}
 
 
 def advance(game_id: str, position: str) -> dict:
@@ -111,8 +136,8 @@ def main(argv: list[str]) -> None:
 
     django.setup()
     name, *args = argv
-    print(json.dumps({"durak_defender": durak_defender, "joker_bidder": joker_bidder, "attack": attack,
-                      "advance": advance, "release": release}[name](*args)))
+    print(json.dumps({"durak_defender": durak_defender, "joker_bidder": joker_bidder, "orders_table": orders_table,
+                      "attack": attack, "advance": advance, "release": release}[name](*args)))
 
 
 if __name__ == "__main__":

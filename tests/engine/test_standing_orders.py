@@ -84,8 +84,8 @@ def test_an_order_set_under_other_rules_lapses():
 
 def test_the_durak_defender_may_order_take_or_cheapest_and_a_thrower_may_not():
     state = scripted([["7S", "8S"], ["9S", "6H"]], attacker=0, defender=1)
-    assert [k["kind"] for k in orders.kinds(state, 1)] == ["forced", "take", "cheapest"]
-    assert [k["kind"] for k in orders.kinds(state, 0)] == ["forced"]
+    assert [k["kind"] for k in orders.kinds(state, 1)] == ["forced", "take", "cheapest", "no_trump_throws"]
+    assert [k["kind"] for k in orders.kinds(state, 0)] == ["forced", "no_trump_throws"]
 
 
 def test_cheapest_beats_with_the_cheapest_card_that_beats_else_takes():
@@ -115,6 +115,41 @@ def test_a_durak_order_lapses_when_the_attack_is_transferred_away():
     assert state["defender"] == 2
     assert orders.resolve(DURAK, state, 1, order).lapse in (orders.LAPSE_NOT_DEFENDER, None)
     assert orders._durak_take(DURAK, state, 1, {}).lapse == orders.LAPSE_NOT_DEFENDER
+
+
+def window_after_a_beat(thrower_hand: list[str]) -> dict:
+    """Two players, trump ♥: seat 0 attacked 7♠, seat 1 beat it with 8♠; the throwers' window is open."""
+    state = scripted([["7S", *thrower_hand], ["8S", "9D", "TD", "JD"]], attacker=0, defender=1, trump="H")
+    state, _ = DURAK.apply(state, 0, {"type": "attack", "cards": ["7S"]})
+    state, _ = DURAK.apply(state, 1, {"type": "beat", "attack": "7S", "card": "8S"})
+    assert state["phase"] == "window" and DURAK.actors(state) == [0]
+    return state
+
+
+def test_never_throw_in_trumps_says_done_when_only_trumps_fit():
+    state = window_after_a_beat(["7H", "KC"])
+    order = orders.make_order(state, 0, "no_trump_throws", {})
+    assert order["scope"] is None  # the whole game
+    assert {"type": "throw", "cards": ["7H"]} in DURAK.legal_actions(state, 0)
+    assert orders.resolve(DURAK, state, 0, order).action == {"type": "done"}
+
+
+def test_never_throw_in_trumps_says_done_when_no_card_fits():
+    state = window_after_a_beat(["KC", "AD"])
+    order = orders.make_order(state, 0, "no_trump_throws", {})
+    assert orders.resolve(DURAK, state, 0, order).action == {"type": "done"}
+
+
+def test_never_throw_in_trumps_waits_for_the_player_while_a_plain_card_fits():
+    state = window_after_a_beat(["8D", "7H"])
+    order = orders.make_order(state, 0, "no_trump_throws", {})
+    assert orders.resolve(DURAK, state, 0, order) == orders.WAIT
+
+
+def test_never_throw_in_trumps_waits_outside_the_throwers_window():
+    state = scripted([["7S", "7H"], ["8S", "9D"]], attacker=0, defender=1, trump="H")
+    order = orders.make_order(state, 0, "no_trump_throws", {})
+    assert orders.resolve(DURAK, state, 0, order) == orders.WAIT  # he attacks: no throw-in yet
 
 
 def test_joker_duck_waits_while_the_player_could_win_and_plays_the_weakest_card_otherwise():

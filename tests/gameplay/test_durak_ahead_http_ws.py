@@ -1,21 +1,26 @@
 """Durak's "done for me in this bout", said in advance, through the real
-HTTP endpoint (POST /games/<id>/ahead/) and the WebSocket consumer.
+HTTP endpoint (POST /games/<id>/ahead/) and the WebSocket consumer; made
+at the player's secret release time once the window waits for him, never
+at once, and at a moment that does not depend on his cards.
 
 The table: 3 players; seat 0 attacked 7♠, seat 1 defends, seat 2 throws in.
 Both throwers hold cards, so the window will wait for both of them.
 """
 
 import json
+from datetime import timedelta
 
 import pytest
+import time_machine
 from asgiref.sync import async_to_sync
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import services
+from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
-from gameplay.models import Game, Move
+from gameplay.models import Game, Move, Seat
 from tests.engine.durak_helpers import scripted
 
 from .conftest import client_for, started_game
@@ -53,6 +58,19 @@ def state_for(user, game) -> dict:
 def beat_the_attack(game, players) -> Game:
     """The defender beats 7♠: the throwers' window opens."""
     services.submit_move(game.pk, players[DEFENDER], {"type": "beat", "attack": "7S", "card": "8S"}, game.version)
+    game.refresh_from_db()
+    return game
+
+
+def released_at_his_time(game, position: int) -> Game:
+    """The seat's secret release time comes (beat's sweep, without waiting for it): its "done" said in
+    advance is made then, and not a moment before."""
+    seat = Seat.objects.get(game=game, position=position)
+    assert seat.order_at is not None and seat.order_at >= seat.clock_started_at + timedelta(seconds=1)
+    with time_machine.travel(seat.order_at - timedelta(milliseconds=1), tick=False):
+        assert services.release_orders(game.pk) == 0  # not yet
+    with time_machine.travel(seat.order_at, tick=False):
+        assert services.release_orders(game.pk) == 1
     game.refresh_from_db()
     return game
 
@@ -145,6 +163,8 @@ def test_a_ticked_throwers_done_is_applied_as_his_move_when_the_window_opens(tab
     post_ahead(client_for(players[THROWER]), table, {"on": True})
     version = table.version
     table = beat_the_attack(table, players)
+    assert table.state["phase"] == "window" and table.state["done"] == []  # not at once
+    table = released_at_his_time(table, THROWER)
 
     assert table.state["phase"] == "window" and table.state["done"] == [THROWER]
     assert DURAK.actors(table.state) == [ATTACKER]  # the window still waits for the attacker
@@ -163,6 +183,10 @@ def test_when_every_thrower_ticked_the_bout_ends_without_waiting(table, players)
     post_ahead(client_for(players[ATTACKER]), table, {"on": True})
     bout = table.state["bout"]
     table = beat_the_attack(table, players)
+    first, second = sorted((ATTACKER, THROWER), key=lambda p: Seat.objects.get(game=table, position=p).order_at)
+    table = released_at_his_time(table, first)
+    assert table.state["bout"] == bout  # the window still waits for the other one's time
+    table = released_at_his_time(table, second)
 
     assert table.state["bout"] == bout + 1 and table.state["phase"] == "attack"
     assert table.state["last_bout"]["result"] != "take"
@@ -248,5 +272,42 @@ def test_a_tick_over_websocket_is_applied_when_the_window_opens(table, players):
 
     assert {"type": "ahead_ack", "on": True} in async_to_sync(scenario)()
     table = beat_the_attack(table, players)
+    table = released_at_his_time(table, THROWER)
     assert table.state["done"] == [THROWER]
     assert table.moves.filter(position=THROWER, action={"type": "done"}, by=Move.By.PLAYER).count() == 1
+
+
+# ---- the table learns nothing from its timing -----------------------------------------------------------
+
+
+def window_with_ahead(game_id: int, players, thrower_hand: list[str]) -> tuple:
+    """The thrower, holding `thrower_hand`, said done in advance; the window opens and his done is made
+    (rolled back after): when, and what the attacker, the defender and a spectator are sent."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        state = scripted([["7S", "KC", "AD"], ["8S", "9D", "TD", "JD"], thrower_hand])
+        state, _ = DURAK.apply(state, ATTACKER, {"type": "attack", "cards": ["7S"]})
+        Game.objects.filter(pk=game_id).update(state=state)
+        game = Game.objects.get(pk=game_id)
+        services.update_clocks(game, DURAK, timezone.now(), mover=None)
+        services.order_ahead(game_id, players[THROWER], True)
+        game = beat_the_attack(game, players)
+        seat = Seat.objects.get(game=game, position=THROWER)
+        delay = seat.order_at - seat.clock_started_at
+        game = released_at_his_time(game, THROWER)
+        last = game.moves.order_by("-seq").first()
+        sent = {p: game_payload(game, p) for p in (None, ATTACKER, DEFENDER)}
+        for payload in sent.values():
+            payload.pop("server_time", None)
+        transaction.set_rollback(True)
+    return delay, (last.position, last.action, last.by), sent
+
+
+@pytest.mark.django_db
+def test_the_moment_of_a_done_said_in_advance_does_not_depend_on_the_throwers_cards(table, players):
+    with time_machine.travel(timezone.now().replace(microsecond=0), tick=False):
+        fits = window_with_ahead(table.pk, players, ["8D", "6D"])  # 8♦ could be thrown in
+        does_not_fit = window_with_ahead(table.pk, players, ["QC", "6D"])  # nothing fits
+    assert fits[1] == (THROWER, {"type": "done"}, Move.By.PLAYER)
+    assert fits == does_not_fit

@@ -70,7 +70,7 @@ def deep_json() -> st.SearchStrategy[str]:
     )
 
 
-MESSAGE_TYPES = ["move", "sync", "ping", "chat", "ahead", "badge", "state", "error", "", "MOVE", "move ", "dance"]
+MESSAGE_TYPES = ["move", "sync", "ping", "chat", "ahead", "orders", "badge", "state", "error", "", "MOVE", "move ", "dance"]
 
 
 def game_messages() -> st.SearchStrategy[dict]:
@@ -88,7 +88,8 @@ def game_messages() -> st.SearchStrategy[dict]:
     return st.fixed_dictionaries(
         {"type": st.one_of(st.sampled_from(MESSAGE_TYPES), scalars())},
         optional={"action": actions, "version": scalars(), "move_id": st.one_of(scalars(), odd_text(80)),
-                  "text": st.one_of(scalars(), huge_text()), "on": scalars(), "extra": json_values(6)},
+                  "text": st.one_of(scalars(), huge_text()), "on": scalars(), "extra": json_values(6),
+                  "set": json_values(4), "cancel": scalars(), "dismiss": scalars()},
     )
 
 

@@ -3,6 +3,7 @@ window is upgraded at the start of a bout through a recorded move, replay_games 
 and "done" said in advance is applied when the window waits for the player."""
 
 import pytest
+import time_machine
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -97,7 +98,11 @@ def test_done_said_in_advance_is_applied_when_the_window_waits_for_the_player(pl
     services.order_ahead(game.pk, players[2], True)
     game = move(game, players[0], {"type": "attack", "cards": ["7S"]})
     game = move(game, players[1], {"type": "beat", "attack": "7S", "card": "9S"})
-    assert game.state["phase"] == "window" and game.state["done"] == [2]
+    assert game.state["phase"] == "window" and game.state["done"] == []  # made at his release time
+    with time_machine.travel(game.seats.get(position=2).order_at, tick=False):
+        assert services.release_orders(game.pk) == 1
+    game.refresh_from_db()
+    assert game.state["done"] == [2]
     said = game.moves.order_by("-seq").first()
     assert (said.position, said.action, said.by, said.user) == (2, {"type": "done"}, Move.By.PLAYER, players[2])
     assert DURAK.actors(game.state) == [0]

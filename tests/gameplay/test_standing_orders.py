@@ -19,6 +19,7 @@ from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat, StandingOrder
 from gameplay.movelog import move_log
 from gameplay.services import interventions
+from tests.engine.durak_helpers import scripted
 
 from .conftest import client_for, started_game
 
@@ -55,6 +56,19 @@ def bid_by_hand(game: Game, players) -> Game:
     seat = game.state["turn"]
     services.submit_move(game.pk, players[seat], JOKER.legal_actions(game.state, seat)[0], game.version)
     return fresh(game)
+
+
+@pytest.fixture
+def durak_table(players):
+    """Makes a two-player Durak game in play with scripted hands (`tests.engine.durak_helpers.scripted`:
+    seat 0 attacks, seat 1 defends, trump ♥ unless said), its clocks started now."""
+    def make(hands: list[list[str]], **script) -> Game:
+        game = started_game("durak", players[:2])
+        Game.objects.filter(pk=game.pk).update(state=scripted(hands, **script))
+        game = fresh(game)
+        services.update_clocks(game, DURAK, timezone.now(), mover=None)
+        return game
+    return make
 
 
 def without_time(payload: dict) -> dict:
@@ -236,15 +250,9 @@ def test_a_computer_seat_never_gets_a_release_time(players):
     assert Seat.objects.get(game=game, position=seat).order_at is None
 
 
-def test_a_durak_defender_orders_take_and_the_server_takes_for_him(players):
-    from tests.engine.durak_helpers import scripted
-
+def test_a_durak_defender_orders_take_and_the_server_takes_for_him(players, durak_table):
     with time_machine.travel(START, tick=False):
-        game = started_game("durak", players[:2])
-        state = scripted([["7S", "KC", "AD"], ["8S", "9D", "TD", "JD"]])
-        Game.objects.filter(pk=game.pk).update(state=state)
-        game = fresh(game)
-        services.update_clocks(game, DURAK, timezone.now(), mover=None)
+        game = durak_table([["7S", "KC", "AD"], ["8S", "9D", "TD", "JD"]])
         services.set_order(game.pk, players[1], "take", {})
         services.submit_move(game.pk, players[0], {"type": "attack", "cards": ["7S"]}, game.version)
     with time_machine.travel(Seat.objects.get(game=game, position=1).order_at, tick=False):
@@ -343,7 +351,7 @@ def test_the_players_own_move_the_order_the_deadline_and_a_moderator_racing_exac
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("slug, kinds", [
-    ("joker", {"forced", "bid", "trump", "duck"}), ("durak", {"forced", "take", "cheapest"}),
+    ("joker", {"forced", "bid", "trump", "duck"}), ("durak", {"forced", "take", "cheapest", "no_trump_throws"}),
     ("odessa", {"forced", "bid", "duck"}), ("domino_poker", {"forced", "bid"}), ("ipuker", {"forced", "leader_stake", "pass"}),
 ])
 def test_each_order_of_a_game_has_a_sentence_on_its_rules_page(client, slug, kinds, language):
@@ -386,15 +394,9 @@ def test_a_program_sets_and_cancels_an_order_through_the_api_and_bad_ones_are_re
     assert fresh(game).state == game.state
 
 
-def test_a_standing_order_stays_for_the_next_fitting_turn_and_each_of_its_moves_is_marked(players):
-    from tests.engine.durak_helpers import scripted
-
+def test_a_standing_order_stays_for_the_next_fitting_turn_and_each_of_its_moves_is_marked(players, durak_table):
     with time_machine.travel(START, tick=False):
-        game = started_game("durak", players[:2])
-        state = scripted([["7S", "7D", "KC"], ["8S", "9D", "TD", "JD"]])
-        Game.objects.filter(pk=game.pk).update(state=state)
-        game = fresh(game)
-        services.update_clocks(game, DURAK, timezone.now(), mover=None)
+        game = durak_table([["7S", "7D", "KC"], ["8S", "9D", "TD", "JD"]])
         services.set_order(game.pk, players[1], "cheapest", {})
         services.submit_move(game.pk, players[0], {"type": "attack", "cards": ["7S"]}, game.version)
     with time_machine.travel(Seat.objects.get(game=game, position=1).order_at, tick=False):
@@ -410,3 +412,70 @@ def test_a_standing_order_stays_for_the_next_fitting_turn_and_each_of_its_moves_
     marked = [line.seq for line in move_log(game, list(game.seats.all()), 1) if line.by == "by your order"]
     assert len(marked) == 2
     assert StandingOrder.objects.filter(game=game, status="pending", kind="cheapest").count() == 1
+
+
+# -- Durak: never throw in trumps ---------------------------------------------------------------------------
+
+
+def window_opened_by_a_beat(game: Game, players) -> Game:
+    """Seat 0 attacks 7♠, seat 1 beats it with 8♠ by hand: the throwers' window waits for seat 0."""
+    services.submit_move(game.pk, players[0], {"type": "attack", "cards": ["7S"]}, game.version)
+    game = fresh(game)
+    services.submit_move(game.pk, players[1], {"type": "beat", "attack": "7S", "card": "8S"}, game.version)
+    game = fresh(game)
+    assert game.state["phase"] == "window" and DURAK.actors(game.state) == [0]
+    return game
+
+
+def test_never_throw_in_trumps_says_done_for_a_thrower_who_holds_only_trumps_that_fit(players, durak_table):
+    with time_machine.travel(START, tick=False):
+        game = durak_table([["7S", "7H", "KC"], ["8S", "9D", "TD", "JD"]])
+        services.set_order(game.pk, players[0], "no_trump_throws", {})
+        game = window_opened_by_a_beat(game, players)
+    with time_machine.travel(Seat.objects.get(game=game, position=0).order_at, tick=False):
+        assert services.release_orders(game.pk) == 1
+    move = Move.objects.get(game=game, seq=game.version + 1)
+    assert (move.position, move.action, move.by) == (0, {"type": "done"}, "player")
+    assert StandingOrder.objects.filter(game=game, kind="no_trump_throws", status="pending").count() == 1
+
+
+def test_never_throw_in_trumps_leaves_the_choice_to_a_thrower_with_a_plain_card_that_fits(players, durak_table):
+    with time_machine.travel(START, tick=False):
+        game = durak_table([["7S", "8D", "KC"], ["8S", "9D", "TD", "JD"]])
+        services.set_order(game.pk, players[0], "no_trump_throws", {})
+        game = window_opened_by_a_beat(game, players)
+    with time_machine.travel(Seat.objects.get(game=game, position=0).order_at, tick=False):
+        assert services.release_orders(game.pk) == 0
+    assert fresh(game).version == game.version
+
+
+def durak_run(game_id: int, players, thrower_hand: list[str]) -> tuple:
+    """Seat 0 of the game ordered "never throw in trumps" and holds `thrower_hand` in the window (rolled
+    back after): when his "done" appears, and what the defender and a spectator are sent."""
+    with transaction.atomic():
+        with time_machine.travel(START, tick=False):
+            Game.objects.filter(pk=game_id).update(state=scripted([["7S", *thrower_hand], ["8S", "9D", "TD", "JD"]]))
+            game = Game.objects.get(pk=game_id)
+            services.update_clocks(game, DURAK, timezone.now(), mover=None)
+            services.set_order(game.pk, players[0], "no_trump_throws", {})
+            game = window_opened_by_a_beat(fresh(game), players)
+            release_at = Seat.objects.get(game=game, position=0).order_at
+        with time_machine.travel(release_at, tick=False):
+            services.release_orders(game.pk)
+            game = fresh(game)
+            move = Move.objects.get(game=game, seq=game.version)
+            sent = {p: without_time(game_payload(game, p)) for p in (None, 1)}
+            fanned = {p: without_time(FanOut(game, []).message(p)["payload"]) for p in (None, 1)}
+            log = {p: [(line.text, line.by) for line in move_log(game, list(game.seats.all()), p)] for p in (None, 1)}
+        transaction.set_rollback(True)
+    return release_at, move.created_at, move.action, move.by, sent, fanned, log
+
+
+def test_never_throw_in_trumps_shows_the_table_the_same_done_at_the_same_moment_whatever_the_hand(
+        players, durak_table):
+    game = durak_table([["7S", "AD", "KC"], ["8S", "9D", "TD", "JD"]])
+    trumps_fit = durak_run(game.pk, players, ["7H", "KC"])
+    nothing_fits = durak_run(game.pk, players, ["AD", "KC"])
+    assert trumps_fit[2] == {"type": "done"}
+    assert trumps_fit[:2] == nothing_fits[:2]  # the same moment
+    assert trumps_fit[2:] == nothing_fits[2:]  # the same move and every payload the others get
