@@ -199,8 +199,24 @@ def _release_ahead(game: Game, seat: Seat) -> bool:
     action = dict(engine.ahead_action)
     if action not in engine.legal_actions(game.state, seat.position):
         return False
+    _record_ahead(game, seat)
     moves.apply_move(game, seat.position, action, by=Move.By.PLAYER, user=seat.user)
     return True
+
+
+AHEAD_KIND = "ahead"  # the applied row of a move said in advance (Seat.ahead_scope, not an order row)
+
+
+def _record_ahead(game: Game, seat: Seat) -> None:
+    """The move said in advance is about to be made: an applied order row marks it "by your order"
+    in the player's own move list, as any order's move; already read (seen), so it adds no notice."""
+    StandingOrder.objects.create(game=game, position=seat.position, user_id=seat.user_id, kind=AHEAD_KIND,
+                                 scope=seat.ahead_scope, rules=game.state.get("rules", 1),
+                                 status=StandingOrder.Status.APPLIED, move_seq=game.version + 1,
+                                 settled_at=timezone.now(), seen=True)
+    if not seat.used_orders:
+        seat.used_orders = True
+        seat.save(update_fields=["used_orders"])
 
 
 def _release_seat(game: Game, seat: Seat, now: datetime) -> bool:

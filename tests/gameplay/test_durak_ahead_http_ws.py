@@ -21,6 +21,7 @@ from gameplay import services
 from gameplay.broadcast import game_payload
 from gameplay.engine import get_engine
 from gameplay.models import Game, Move, Seat
+from gameplay.movelog import move_log
 from tests.engine.durak_helpers import scripted
 
 from .conftest import client_for, started_game
@@ -175,6 +176,16 @@ def test_a_ticked_throwers_done_is_applied_as_his_move_when_the_window_opens(tab
     ]
     assert table.version == version + 2
     assert state_for(players[THROWER], table)["ahead"] == {"available": False, "on": True}
+
+
+def test_the_done_said_in_advance_is_marked_by_your_order_in_his_own_move_list_only(table, players):
+    post_ahead(client_for(players[THROWER]), table, {"on": True})
+    table = released_at_his_time(beat_the_attack(table, players), THROWER)
+    seats = list(table.seats.all())
+    assert move_log(table, seats, THROWER)[-1].by == "by your order"
+    for other in (None, ATTACKER, DEFENDER):
+        assert move_log(table, seats, other)[-1].by == ""
+    assert "by your order" not in json.dumps(state_for(players[ATTACKER], table))
 
 
 @pytest.mark.django_db
