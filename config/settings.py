@@ -235,6 +235,12 @@ ACCOUNT_RATE_LIMITS = {
 MFA_ADAPTER = "accounts.adapter.MFAAdapter"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
+# A refused passkey assertion is told as such (accounts/passkeys.py).
+MFA_FORMS = {
+    "authenticate_webauthn": "accounts.passkeys.AuthenticatePasskeyForm",
+    "login_webauthn": "accounts.passkeys.LoginPasskeyForm",
+    "reauthenticate_webauthn": "accounts.passkeys.ReauthenticatePasskeyForm",
+}
 MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="Kitchen table")
 # WebAuthn needs HTTPS, or http on localhost (the development server, the browser tests).
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
