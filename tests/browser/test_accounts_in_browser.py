@@ -211,6 +211,36 @@ def test_a_passkey_is_the_second_factor_after_the_password(browser, live_site):
         context.close()
 
 
+def test_an_account_whose_second_factor_is_a_passkey_is_deleted_only_once_the_passkey_confirms(browser, live_site):
+    scenario(live_site, "player", "polina", PASSWORD)
+    context, page = passkey_browser(browser, live_site)
+    try:
+        register_passkey(page, "polina", passwordless=False)
+        page.goto("/accounts/login/?next=/accounts/my-data/")
+        page.fill("#id_username", "polina")
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.locator("#mfa_webauthn_authenticate").click()
+        page.wait_for_url(re.compile(r"/accounts/my-data/$"))
+
+        page.fill("#id_password", PASSWORD)  # the password alone
+        page.locator("#id_confirm").check()
+        page.locator("#delete button[type=submit]").click()
+        expect(page.locator("#delete")).to_contain_text("Confirm with your passkey")
+        page.locator("#confirm-with-passkey a").click()
+        page.wait_for_url(re.compile(r"/accounts/2fa/webauthn/reauthenticate/"))
+        page.locator("#mfa_webauthn_reauthenticate").click()
+        page.wait_for_url(re.compile(r"/accounts/my-data/(#delete)?$"))
+        expect(page.locator("#passkey-confirmed")).to_be_visible()
+        page.fill("#id_password", PASSWORD)
+        page.locator("#id_confirm").check()
+        page.locator("#delete button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/$"))
+        expect(page.locator(".messages")).to_contain_text("Your account is deleted.")
+    finally:
+        context.close()
+
+
 def test_my_data_is_downloaded_and_read_then_the_account_deleted(browser, live_site):
     scenario(live_site, "player", "olga", PASSWORD)
     page = new_page(browser, live_site)
