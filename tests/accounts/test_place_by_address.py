@@ -79,3 +79,15 @@ def test_an_address_that_is_not_one_has_no_place(settings, tmp_path):
     settings.GEOIP_DATABASE = database(tmp_path)
     assert places.place_of("203.0.113.9", "en") == "Odessa, Ukraine"
     assert places.place_of("somewhere.example", "en") is None and places.place_of(None) is None
+
+
+def test_the_new_device_email_names_the_place_of_its_address(anna, settings, tmp_path, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    settings.GEOIP_DATABASE = database(tmp_path)
+    Client(HTTP_USER_AGENT="Firefox", REMOTE_ADDR="198.51.100.20").post(
+        reverse("login"), {"username": "anna", "password": PASSWORD})
+    with django_capture_on_commit_callbacks(execute=True):
+        Client(HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0", REMOTE_ADDR="203.0.113.9").post(
+            reverse("login"), {"username": "anna", "password": PASSWORD})
+    assert "The place of that address: Odessa, Ukraine." in mail.outbox[-1].body
