@@ -156,3 +156,15 @@ def test_a_chat_event_is_hidden_both_ways_between_a_blocker_and_the_blocked(thre
     assert not broadcast.chat_hidden_from(from_anna, vera.pk)
     assert not broadcast.chat_hidden_from(from_anna, None)  # an anonymous spectator is nobody's block
     assert not broadcast.chat_hidden_from(from_anna, anna.pk)  # one's own line
+
+
+def test_the_report_form_shows_no_line_of_a_player_who_blocks_the_reader(client, three):
+    anna, boris, _vera = three
+    game = games.create_seated_game([anna, boris], "durak")
+    line = games.post_chat(game.pk, anna, "a line boris may not read")
+    his = games.post_chat(game.pk, boris, "a line anna may report")
+    correspondence.block(anna, "boris")
+    client.force_login(boris)
+    assert client.get(reverse("new_report") + f"?message={line.pk}").status_code == 404
+    client.force_login(anna)  # the blocker still reports what the blocked player wrote
+    assert "a line anna may report" in client.get(reverse("new_report") + f"?message={his.pk}").text
