@@ -1,8 +1,10 @@
 """Issue 40 in Chromium: sign-up confirmed by its link; a staff account
 refused the admin until it sets up an authenticator app, then asked for its
-code at the next login; a passkey registered and used to log in without a
-password through Chromium's virtual authenticator (a replayed assertion is
-refused); "Download my data" downloaded and read, then the account deleted;
+code at the next login; a passkey registered through Chromium's virtual
+authenticator and used to log in without a password, and as the second
+factor after the password (a replayed assertion is refused, and told so);
+an account whose second factor is a passkey deleted only once the passkey
+confirms; "Download my data" downloaded and read, then the account deleted;
 a block in a live chat between two browsers."""
 
 import io
