@@ -307,3 +307,32 @@ def test_a_block_in_a_live_chat_hides_the_lines_between_two_browsers(browser, li
     finally:
         kira.context.close()
         lev.context.close()
+
+
+def test_a_spectator_blocked_by_a_player_does_not_see_that_players_live_chat_lines(browser, live_site):
+    for name in ("rita", "sasha", "tima"):
+        scenario(live_site, "player", name, PASSWORD)
+    table = scenario(live_site, "public_table", "rita", "sasha")
+    rita, sasha, tima = (new_page(browser, live_site) for _ in range(3))
+    try:
+        log_in(rita, "rita", PASSWORD, "/players/tima/")
+        rita.locator("#block button").click()
+        expect(rita.locator(".messages")).to_contain_text("Blocked:")
+        rita.goto(table["url"])
+        log_in(sasha, "sasha", PASSWORD, table["url"])
+        log_in(tima, "tima", PASSWORD, table["url"])  # watches the public table
+
+        rita.fill("#chat form input[name=text], #chat form textarea", "rita's line")
+        rita.locator("#chat form button[type=submit]").click()
+        expect(sasha.locator("#chat")).to_contain_text("rita's line")
+        sasha.fill("#chat form input[name=text], #chat form textarea", "sasha's line")
+        sasha.locator("#chat form button[type=submit]").click()
+        expect(tima.locator("#chat")).to_contain_text("sasha's line")  # came after rita's
+        expect(tima.locator("#chat")).not_to_contain_text("rita's line")
+        tima.reload()
+        expect(tima.locator("#chat")).to_contain_text("sasha's line")
+        expect(tima.locator("#chat")).not_to_contain_text("rita's line")
+        assert rita.js_errors == [] and sasha.js_errors == [] and tima.js_errors == []
+    finally:
+        for page in (rita, sasha, tima):
+            page.context.close()
