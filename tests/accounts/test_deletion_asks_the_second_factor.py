@@ -109,3 +109,22 @@ def test_a_passkey_confirmation_of_another_session_does_not_count(client, user, 
     client.force_login(user)
     refused = client.post(reverse("delete_account"), {"password": password, "confirm": "on"})
     assert refused.status_code == 400 and not deleted(user)
+
+
+def test_a_refused_passkey_confirmation_comes_back_to_it_and_says_why(signed_in, user, passkey, password):
+    refused = signed_in.post(reverse("mfa_reauthenticate_webauthn"),
+                             {"credential": '{"id": "key"}', "next": reverse("personal_data")})
+    assert refused["Location"] == reverse("mfa_reauthenticate_webauthn") + "?next=%2Faccounts%2Fmy-data%2F"
+    assert "Your passkey&#x27;s answer was refused" in signed_in.get(reverse("personal_data")).text
+    still = signed_in.post(reverse("delete_account"), {"password": password, "confirm": "on"})
+    assert still.status_code == 400 and not deleted(user)
+
+
+@pytest.mark.parametrize("credential", ['{"id": "key"}', '"text"', '[1]', '{"id": 1, "rawId": 2, "response": 3}'])
+def test_a_malformed_passkey_answer_is_refused_at_every_door_never_a_server_error(client, user, passkey, credential):
+    client.force_login(user)
+    confirm = client.post(reverse("mfa_reauthenticate_webauthn"), {"credential": credential})
+    assert confirm.status_code == 302
+    client.logout()
+    login = client.post(reverse("mfa_login_webauthn"), {"credential": credential}, follow=True)
+    assert login.status_code == 200 and "Your passkey&#x27;s answer was refused" in login.text
