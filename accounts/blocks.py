@@ -1,6 +1,8 @@
 """Blocks between players (issue 40; the rows: `accounts.models.Block`).
 A block works both ways for what the two see of each other: the chat lines
-of either are hidden from the other (gameplay.broadcast), neither joins a
+of either are hidden from the other wherever chat is shown, at a seat or watching
+a public table: the history, the live socket and the API's stream
+(gameplay.broadcast.chat_hidden_from), neither joins a
 table the other sits at (gameplay.services.tables), and the blocked
 player's challenges and follows are refused with a bare "not accepted"
 (correspondence.services), which tells him nothing of the block. League

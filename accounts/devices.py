@@ -27,7 +27,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from ua_parser import parse as parse_user_agent
 
-from accounts import verification
+from accounts import places, verification
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,9 @@ def _mail_new_device(user, device: str, address: str) -> None:
                  "change your password and end that session: %(link)s") % {
             "name": user.username, "when": date_format(timezone.now(), "DATETIME_FORMAT") + " UTC",
             "device": device, "address": address or "?", "link": link}
+        place = places.place_of(address, user.language)
+        if place:
+            body += "\n\n" + _("The place of that address: %(place)s.") % {"place": place}
     try:
         send_mail(subject, body + "\n", settings.DEFAULT_FROM_EMAIL, [user.email])
     except Exception:  # the mail server is away: the sign-in goes on

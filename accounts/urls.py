@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from accounts import views
+from accounts import passkeys, views
 
 # Sign-up and login are allauth's (accounts/views.py); logout, the password
 # change and reset Django's, with our templates. The names are explicit
@@ -55,5 +55,8 @@ urlpatterns = [
     # The player page moved to /players/<name>/ (config/urls.py); old links still arrive.
     path("players/<str:username>/", RedirectView.as_view(pattern_name="player", permanent=True)),
     path("sessions/", views.my_sessions, name="my_sessions"),
+    # allauth's passkey confirmation, a refusal kept on its page (accounts/passkeys.py).
+    path("2fa/webauthn/reauthenticate/", passkeys.ReauthenticateWithPasskeyView.as_view(),
+         name="mfa_reauthenticate_webauthn"),
     path("", include("allauth.urls")),
 ]

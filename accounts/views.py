@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import devices, limits
+from accounts import devices, limits, places
 from accounts.forms import LoginForm, ProfileForm, SignupForm
 from accounts.verification import pending_address
 
@@ -160,7 +160,8 @@ def my_sessions(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("That session is ended: its open pages are closed and it must log in "
                                         "again."))
         return redirect("my_sessions")
-    rows = [{"id": s.pk, "device": devices.device_name(s.user_agent), "ip": s.ip, "last_seen": s.last_seen_at,
+    rows = [{"id": s.pk, "device": devices.device_name(s.user_agent), "ip": s.ip, "place": places.place_of(s.ip),
+             "last_seen": s.last_seen_at,
              "since": s.created_at, "current": s.session_key == request.session.session_key}
             for s in devices.sessions_of(request.user)]
     return render(request, "accounts/sessions.html", {"sessions": rows})

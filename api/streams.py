@@ -38,7 +38,7 @@ from api import tokens
 from api.errors import ApiError
 from api.schemas import MAX_ID, Id
 from correspondence.models import Challenge, Invitation
-from gameplay.broadcast import game_payload, seat_group
+from gameplay.broadcast import chat_hidden_from, game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
 
@@ -181,7 +181,8 @@ async def _game_lines(game_id: int, position: int | None, user_id: int, since: i
             elif event.get("type") == sockets.ENDED:
                 continue  # checked at the top of the loop
             elif (event.get("payload") or {}).get("type") == "chat":
-                yield _line(event["payload"])
+                if not await database_sync_to_async(chat_hidden_from)(event, user_id):
+                    yield _line(event["payload"])
     finally:
         await listening.leave()
 

@@ -235,12 +235,21 @@ ACCOUNT_RATE_LIMITS = {
 MFA_ADAPTER = "accounts.adapter.MFAAdapter"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
+# A refused passkey assertion is told as such (accounts/passkeys.py).
+MFA_FORMS = {
+    "authenticate_webauthn": "accounts.passkeys.AuthenticatePasskeyForm",
+    "login_webauthn": "accounts.passkeys.LoginPasskeyForm",
+    "reauthenticate_webauthn": "accounts.passkeys.ReauthenticatePasskeyForm",
+}
 MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="Kitchen table")
 # WebAuthn needs HTTPS, or http on localhost (the development server, the browser tests).
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 # The account's sessions (allauth.usersessions): device, address, last seen; the
 # profile ends any of them (which closes its sockets: accounts/sessions.py).
 USERSESSIONS_TRACK_ACTIVITY = False  # ours, cheaper: accounts/devices.py
+# The place of a session's network address, read from a MaxMind-format database
+# (GeoLite2 City or Country .mmdb; README "Accounts"): its path, or empty (places unknown).
+GEOIP_DATABASE = env.str("GEOIP_DATABASE", default="")
 # A session's "last seen" is written at most this often (accounts/devices.py).
 SESSION_SEEN_SECONDS = env.int("SESSION_SEEN_SECONDS", default=300)
 

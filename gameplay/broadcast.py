@@ -429,12 +429,22 @@ def send_chat(message_id: int) -> None:
     groups = [seat_group(game.pk, p) for p in range(game.seats_count) if p in kept]
     if not game.is_private:
         groups.append(seat_group(game.pk, None))
-    event = {"type": "game.update", "payload": {"type": "chat", "message": message.as_json()}}
+    # The author goes with the line: each spectator's socket (the public group is one for all) drops the
+    # lines of a player it blocks or is blocked by (`chat_hidden_from`).
+    event = {"type": "game.update", "payload": {"type": "chat", "message": message.as_json()},
+             "author": message.user_id}
     try:
         for group in groups:
             async_to_sync(layer.group_send)(group, event)
     except Exception:
         log.exception("chat broadcast of game %s failed", game.pk)
+
+
+def chat_hidden_from(event: dict, viewer_id: int | None) -> bool:
+    """Whether a chat event (`send_chat`) is one the viewer does not see: its author and the viewer
+    block each other, either way (accounts/blocks.py). One query for a signed-in viewer's chat line."""
+    author = event.get("author")
+    return bool(author and viewer_id) and author != viewer_id and blocks.any_block(viewer_id, [author])
 
 
 def chat_on_commit(message_id: int) -> None:

@@ -47,7 +47,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import inbound, presence, services
-from gameplay.broadcast import chat_history, game_payload, seat_group
+from gameplay.broadcast import chat_hidden_from, chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
 from gameplay.models import Game
 from gameplay.replaced import replacement_of
@@ -236,5 +236,7 @@ class GameConsumer(inbound.GatedConsumer):
             self.closing = True
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        if "author" in event and await database_sync_to_async(chat_hidden_from)(event, getattr(self.user, "pk", None)):
+            return  # a chat line of a player this viewer blocks or is blocked by
         await self.send_payload(event["payload"])
 

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 from django.contrib.auth import get_user_model
 from django.http import Http404
 
-from accounts import limits
+from accounts import blocks, limits
 from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError
 from gameplay.views import paginated, visible_game
@@ -106,7 +106,9 @@ def _subject(request: HttpRequest) -> dict:
     if "message" in request.GET:
         message_id = _int(request.GET["message"])
         message = ChatMessage.objects.select_related("user", "game").filter(pk=message_id, hidden=False).first()
-        if message is None:
+        # Nor a line of a player who blocks this one (accounts/blocks.py); the blocker may still
+        # report a line of the player blocked.
+        if message is None or (request.user.is_authenticated and blocks.has_blocked(message.user_id, request.user.pk)):
             raise Http404
         visible_game(request, message.game_id)
         return {"message": message}

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import DataExport
+from accounts.passkeys import passkey_confirmed_recently
 from pages import account_deletion, tasks
 from pages.forms import DeleteAccountForm
 
@@ -29,7 +30,7 @@ def personal_data(request: HttpRequest) -> HttpResponse:
         user=request.user, expires_at__gt=timezone.now())
     return render(request, "pages/personal_data.html", {
         "exports": exports.defer("content").order_by("-requested_at"),
-        "delete_form": DeleteAccountForm(user=request.user),
+        "delete_form": DeleteAccountForm(user=request.user, passkey_confirmed=passkey_confirmed_recently(request)),
     })
 
 
@@ -63,7 +64,7 @@ def download_data_export(request: HttpRequest, key: str) -> HttpResponse:
 @login_required
 @require_POST
 def delete_account(request: HttpRequest) -> HttpResponse:
-    form = DeleteAccountForm(request.POST, user=request.user)
+    form = DeleteAccountForm(request.POST, user=request.user, passkey_confirmed=passkey_confirmed_recently(request))
     if not form.is_valid():
         return render(request, "pages/personal_data.html", {
             "exports": DataExport.objects.none(), "delete_form": form}, status=400)

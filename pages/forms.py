@@ -25,19 +25,23 @@ class FinishedGamesFilter(forms.Form):
 
 
 class DeleteAccountForm(forms.Form):
-    """Deleting the account: its password, and its second factor's code when it has one (a TOTP app's
-    code or a recovery code)."""
+    """Deleting the account: its password, and its second factor when it has one: an authenticator
+    app's code or a recovery code (typed here), or a passkey (confirmed a moment before through allauth's
+    reauthentication: `passkey_confirmed`)."""
 
     password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
     code = forms.CharField(label=_("Code of your second factor (authenticator app or recovery code)"), required=False,
                            widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}))
     confirm = forms.BooleanField(label=_("I understand that my account is erased for good."))
 
-    def __init__(self, *args, user, **kwargs) -> None:
+    def __init__(self, *args, user, passkey_confirmed: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.asks_code = Authenticator.objects.filter(user=user).exclude(type=Authenticator.Type.WEBAUTHN).exists()
-        if not self.asks_code:
+        types = set(Authenticator.objects.filter(user=user).values_list("type", flat=True))
+        self.asks_passkey = Authenticator.Type.WEBAUTHN in types
+        self.asks_code = bool(types & {Authenticator.Type.TOTP, Authenticator.Type.RECOVERY_CODES})
+        self.passkey_confirmed = self.asks_passkey and passkey_confirmed
+        if not self.asks_code or self.passkey_confirmed:
             del self.fields["code"]
 
     def clean_password(self) -> str:
@@ -49,7 +53,15 @@ class DeleteAccountForm(forms.Form):
     def clean_code(self) -> str:
         code = self.cleaned_data.get("code", "")
         if not code:
+            if self.asks_passkey:
+                raise forms.ValidationError(_("Confirm with your passkey, or give a code of your second factor."), code="required")
             raise forms.ValidationError(_("Give the code of your second factor."), code="required")
         if not BaseAuthenticateForm(user=self.user, data={"code": code}).is_valid():
             raise forms.ValidationError(_("Incorrect code."), code="incorrect_code")
         return code
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.asks_passkey and not self.asks_code and not self.passkey_confirmed:
+            raise forms.ValidationError(_("Confirm with your passkey first."), code="passkey_required")
+        return cleaned

@@ -13,6 +13,7 @@ from correspondence import services as correspondence
 from correspondence.models import Challenge, Follow
 from gameplay import broadcast
 from gameplay import services as games
+from tests.gameplay.test_consumer import communicator, headers_for
 
 
 @pytest.fixture
@@ -116,3 +117,54 @@ def test_a_chat_line_carries_the_link_to_block_its_author(three):
     anna, boris, vera = three
     game = games.create_seated_game([anna, boris, vera], "durak")
     assert games.post_chat(game.pk, boris, "hi").as_json()["username"] == "boris"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_sees_no_live_chat_line_of_a_player_who_blocks_them_nor_of_one_they_block(three):
+    anna, boris, vera = three  # vera watches the public table of anna and boris
+    game = games.create_seated_game([anna, boris], "durak")
+    correspondence.block(anna, "vera")
+    anna_headers, boris_headers, vera_headers = (headers_for(u) for u in three)
+
+    async def scenario():
+        anna_ws, boris_ws, vera_ws = (communicator(game.pk, h) for h in (anna_headers, boris_headers, vera_headers))
+        for ws in (anna_ws, boris_ws, vera_ws):
+            await ws.connect()
+            assert (await ws.receive_json_from(timeout=5))["type"] == "state"
+            assert (await ws.receive_json_from(timeout=5))["type"] == "chat_history"
+        await anna_ws.send_json_to({"type": "chat", "text": "anna writes"})
+        await boris_ws.send_json_to({"type": "chat", "text": "boris writes"})
+        seen = {}
+        for name, ws in (("anna", anna_ws), ("boris", boris_ws), ("vera", vera_ws)):
+            seen[name] = []
+            while not await ws.receive_nothing(timeout=0.5):
+                seen[name].append((await ws.receive_json_from())["message"]["text"])
+        for ws in (anna_ws, boris_ws, vera_ws):
+            await ws.disconnect()
+        return seen
+
+    seen = async_to_sync(scenario)()
+    assert sorted(seen["anna"]) == sorted(seen["boris"]) == ["anna writes", "boris writes"]
+    assert seen["vera"] == ["boris writes"]
+
+
+def test_a_chat_event_is_hidden_both_ways_between_a_blocker_and_the_blocked(three):
+    anna, boris, vera = three
+    correspondence.block(anna, "boris")
+    from_anna, from_boris = {"author": anna.pk}, {"author": boris.pk}
+    assert broadcast.chat_hidden_from(from_anna, boris.pk) and broadcast.chat_hidden_from(from_boris, anna.pk)
+    assert not broadcast.chat_hidden_from(from_anna, vera.pk)
+    assert not broadcast.chat_hidden_from(from_anna, None)  # an anonymous spectator is nobody's block
+    assert not broadcast.chat_hidden_from(from_anna, anna.pk)  # one's own line
+
+
+def test_the_report_form_shows_no_line_of_a_player_who_blocks_the_reader(client, three):
+    anna, boris, _vera = three
+    game = games.create_seated_game([anna, boris], "durak")
+    line = games.post_chat(game.pk, anna, "a line boris may not read")
+    his = games.post_chat(game.pk, boris, "a line anna may report")
+    correspondence.block(anna, "boris")
+    client.force_login(boris)
+    assert client.get(reverse("new_report") + f"?message={line.pk}").status_code == 404
+    client.force_login(anna)  # the blocker still reports what the blocked player wrote
+    assert "a line anna may report" in client.get(reverse("new_report") + f"?message={his.pk}").text

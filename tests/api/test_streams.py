@@ -211,3 +211,22 @@ def test_a_malformed_since_is_a_clear_400(players):
 
     status, lines = async_to_sync(scenario)()
     assert status == 400 and lines[0]["code"] == "bad_request"
+
+
+def test_a_spectators_stream_leaves_out_the_chat_lines_of_a_player_blocked_either_way(players):
+    from correspondence import services as correspondence
+
+    game = durak_game(players[:2])  # a public table; players[2] watches it through the API
+    correspondence.block(players[0], players[2].username)
+    token = token_for(players[2])
+
+    async def scenario():
+        stream = Stream(f"/api/v1/games/{game.pk}/stream", token)
+        assert await stream.open() == 200
+        assert (await stream.line())["type"] == "state"
+        await database_sync_to_async(services.post_chat)(game.pk, players[0], "from the blocker")
+        await database_sync_to_async(services.post_chat)(game.pk, players[1], "from the other")
+        return await stream.rest()
+
+    chat = [line["message"]["text"] for line in async_to_sync(scenario)() if line["type"] == "chat"]
+    assert chat == ["from the other"]

@@ -1,8 +1,10 @@
 """Issue 40 in Chromium: sign-up confirmed by its link; a staff account
 refused the admin until it sets up an authenticator app, then asked for its
-code at the next login; a passkey registered and used to log in without a
-password through Chromium's virtual authenticator (a replayed assertion is
-refused); "Download my data" downloaded and read, then the account deleted;
+code at the next login; a passkey registered through Chromium's virtual
+authenticator and used to log in without a password, and as the second
+factor after the password (a replayed assertion is refused, and told so);
+an account whose second factor is a passkey deleted only once the passkey
+confirms; "Download my data" downloaded and read, then the account deleted;
 a block in a live chat between two browsers."""
 
 import io
@@ -22,6 +24,7 @@ from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page, si
 pytestmark = pytest.mark.browser
 
 PASSWORD = "kitchen-Table-2024"
+PASSKEY_REFUSED = "Your passkey's answer was refused"
 
 
 def scenario(live_site, name: str, *args: str) -> dict:
@@ -97,58 +100,145 @@ def test_the_admin_waits_for_an_authenticator_app_whose_code_the_next_login_asks
         page.context.close()
 
 
-def test_a_passkey_registered_in_chromium_logs_in_without_a_password(browser, live_site):
-    scenario(live_site, "player", "pia", PASSWORD)
-    # WebAuthn wants a domain, not an IP address, as the site's identity.
+def passkey_browser(browser, live_site):
+    """A context whose Chromium holds a virtual authenticator (DevTools' WebAuthn domain), and its page.
+    WebAuthn wants a domain, not an IP address, as the site's identity: the page opens localhost."""
     origin = live_site.url.replace("127.0.0.1", "localhost")
     context = browser.new_context(base_url=origin, locale="en-US")
     context.set_default_timeout(15_000)
     page = context.new_page()
-    try:
-        cdp = context.new_cdp_session(page)
-        cdp.send("WebAuthn.enable")
-        cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
-            "isUserVerified": True, "automaticPresenceSimulation": True}})
-        page.goto("/accounts/login/?next=/accounts/2fa/")
-        page.fill("#id_username", "pia")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
-        page.wait_for_url(re.compile(r"/accounts/2fa/$"))
-        page.goto("/accounts/2fa/webauthn/add/?passwordless")
-        reauthenticate_if_asked(page)
-        page.wait_for_url(re.compile(r"/accounts/2fa/webauthn/add/"))
-        page.fill("#id_name", "My laptop")
-        if page.locator("#id_passwordless").count():
-            page.locator("#id_passwordless").check()
-        page.locator("#mfa_webauthn_add").click()
-        page.wait_for_url(lambda url: "/webauthn/add/" not in url)
+    page.js_errors = []
+    page.on("pageerror", lambda exc: page.js_errors.append(f"pageerror: {exc}"))
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})
+    return context, page
 
-        context.clear_cookies()
+
+def register_passkey(page, username: str, passwordless: bool) -> None:
+    """Logged in by password, the player adds a passkey on allauth's page (after confirming the password)."""
+    page.goto("/accounts/login/?next=/accounts/2fa/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/accounts/2fa/$"))
+    page.goto("/accounts/2fa/webauthn/add/" + ("?passwordless" if passwordless else ""))
+    reauthenticate_if_asked(page)
+    page.wait_for_url(re.compile(r"/accounts/2fa/webauthn/add/"))
+    page.fill("#id_name", "My laptop")
+    if page.locator("#id_passwordless").count():
+        page.locator("#id_passwordless").set_checked(passwordless)
+    page.locator("#mfa_webauthn_add").click()
+    page.wait_for_url(lambda url: "/webauthn/add/" not in url)
+    page.context.clear_cookies()  # logged out
+
+
+def record_posted_credential(page, path: str) -> dict:
+    """The `credential` field of the next POST to `path` (a signed WebAuthn assertion), once it is sent."""
+    posted: dict = {}
+    page.on("request", lambda request: posted.setdefault("form", request.post_data)
+            if request.method == "POST" and path in request.url else None)
+    return posted
+
+
+def post_credential_again(page, posted: dict, path: str) -> None:
+    """Send a recorded assertion once more, from the page now open (with its own CSRF token)."""
+    token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    credential = re.search(r"credential=([^&]+)", posted["form"]).group(1)
+    page.evaluate("""([token, credential, path]) => {
+        const form = document.createElement("form");
+        form.method = "post"; form.action = path;
+        for (const [name, value] of [["csrfmiddlewaretoken", token], ["credential", decodeURIComponent(credential.replace(/\\+/g, " "))]]) {
+          const input = document.createElement("input"); input.name = name; input.value = value; form.appendChild(input);
+        }
+        document.body.appendChild(form); form.submit();
+    }""", [token, credential, path])
+
+
+def test_a_passkey_registered_in_chromium_logs_in_without_a_password(browser, live_site):
+    scenario(live_site, "player", "pia", PASSWORD)
+    context, page = passkey_browser(browser, live_site)
+    try:
+        register_passkey(page, "pia", passwordless=True)
         page.goto("/accounts/login/")
-        posted = {}
-        page.on("request", lambda request: posted.setdefault("form", request.post_data)
-                if request.method == "POST" and "/2fa/webauthn/login/" in request.url else None)
+        posted = record_posted_credential(page, "/2fa/webauthn/login/")
         page.locator("#passkey_login").click()
         page.wait_for_url(re.compile(r"/$"))
         expect(page.locator("header .user-name")).to_have_text("pia")
 
-        # The same signed assertion sent again, from a fresh login page: refused.
+        # The same signed assertion sent again, from a fresh login page: refused, and told so.
         context.clear_cookies()
         page.goto("/accounts/login/")
-        token = page.locator("main form input[name=csrfmiddlewaretoken]").first.input_value()
-        credential = re.search(r"credential=([^&]+)", posted["form"]).group(1)
-        page.evaluate("""([token, credential]) => {
-            const form = document.createElement("form");
-            form.method = "post"; form.action = "/accounts/2fa/webauthn/login/";
-            for (const [name, value] of [["csrfmiddlewaretoken", token], ["credential", decodeURIComponent(credential.replace(/\\+/g, " "))]]) {
-              const input = document.createElement("input"); input.name = name; input.value = value; form.appendChild(input);
-            }
-            document.body.appendChild(form); form.submit();
-        }""", [token, credential])
+        post_credential_again(page, posted, "/accounts/2fa/webauthn/login/")
         page.wait_for_url(re.compile(r"/accounts/login/$"))
         expect(page.locator("header")).not_to_contain_text("pia")
-        expect(page.locator(".messages")).to_be_visible()
+        expect(page.locator(".messages")).to_contain_text(PASSKEY_REFUSED)
+        assert page.js_errors == []
+    finally:
+        context.close()
+
+
+def test_a_passkey_is_the_second_factor_after_the_password(browser, live_site):
+    scenario(live_site, "player", "pavel", PASSWORD)
+    context, page = passkey_browser(browser, live_site)
+    try:
+        register_passkey(page, "pavel", passwordless=False)
+        page.goto("/accounts/login/?next=/accounts/profile/")
+        page.fill("#id_username", "pavel")
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
+        expect(page.locator("header")).not_to_contain_text("pavel")  # not in yet: the passkey is asked
+        posted = record_posted_credential(page, "/accounts/2fa/authenticate/")
+        page.locator("#mfa_webauthn_authenticate").click()
+        page.wait_for_url(re.compile(r"/accounts/profile/$"))
+        expect(page.locator("header .user-name")).to_have_text("pavel")
+
+        # The assertion of that login sent again after the password of another: refused, and told so.
+        context.clear_cookies()
+        page.goto("/accounts/login/?next=/accounts/profile/")
+        page.fill("#id_username", "pavel")
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
+        post_credential_again(page, posted, "/accounts/2fa/authenticate/")
+        expect(page.locator("main")).to_contain_text(PASSKEY_REFUSED)
+        page.goto("/accounts/profile/")  # still not logged in
+        expect(page.locator("header .user-name")).to_have_count(0)
+        assert "/accounts/profile/" not in page.url.split("?")[0]
+        assert page.js_errors == []
+    finally:
+        context.close()
+
+
+def test_an_account_whose_second_factor_is_a_passkey_is_deleted_only_once_the_passkey_confirms(browser, live_site):
+    scenario(live_site, "player", "polina", PASSWORD)
+    context, page = passkey_browser(browser, live_site)
+    try:
+        register_passkey(page, "polina", passwordless=False)
+        page.goto("/accounts/login/?next=/accounts/my-data/")
+        page.fill("#id_username", "polina")
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.locator("#mfa_webauthn_authenticate").click()
+        page.wait_for_url(re.compile(r"/accounts/my-data/$"))
+
+        page.fill("#id_password", PASSWORD)  # the password alone
+        page.locator("#id_confirm").check()
+        page.locator("#delete button[type=submit]").click()
+        expect(page.locator("#delete")).to_contain_text("Confirm with your passkey")
+        page.locator("#confirm-with-passkey a").click()
+        page.wait_for_url(re.compile(r"/accounts/2fa/webauthn/reauthenticate/"))
+        page.locator("#mfa_webauthn_reauthenticate").click()
+        page.wait_for_url(re.compile(r"/accounts/my-data/(#delete)?$"))
+        expect(page.locator("#passkey-confirmed")).to_be_visible()
+        page.fill("#id_password", PASSWORD)
+        page.locator("#id_confirm").check()
+        page.locator("#delete button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/$"))
+        expect(page.locator(".messages")).to_contain_text("Your account is deleted.")
     finally:
         context.close()
 
@@ -217,3 +307,32 @@ def test_a_block_in_a_live_chat_hides_the_lines_between_two_browsers(browser, li
     finally:
         kira.context.close()
         lev.context.close()
+
+
+def test_a_spectator_blocked_by_a_player_does_not_see_that_players_live_chat_lines(browser, live_site):
+    for name in ("rita", "sasha", "tima"):
+        scenario(live_site, "player", name, PASSWORD)
+    table = scenario(live_site, "public_table", "rita", "sasha")
+    rita, sasha, tima = (new_page(browser, live_site) for _ in range(3))
+    try:
+        log_in(rita, "rita", PASSWORD, "/players/tima/")
+        rita.locator("#block button").click()
+        expect(rita.locator(".messages")).to_contain_text("Blocked:")
+        rita.goto(table["url"])
+        log_in(sasha, "sasha", PASSWORD, table["url"])
+        log_in(tima, "tima", PASSWORD, table["url"])  # watches the public table
+
+        rita.fill("#chat form input[name=text], #chat form textarea", "rita's line")
+        rita.locator("#chat form button[type=submit]").click()
+        expect(sasha.locator("#chat")).to_contain_text("rita's line")
+        sasha.fill("#chat form input[name=text], #chat form textarea", "sasha's line")
+        sasha.locator("#chat form button[type=submit]").click()
+        expect(tima.locator("#chat")).to_contain_text("sasha's line")  # came after rita's
+        expect(tima.locator("#chat")).not_to_contain_text("rita's line")
+        tima.reload()
+        expect(tima.locator("#chat")).to_contain_text("sasha's line")
+        expect(tima.locator("#chat")).not_to_contain_text("rita's line")
+        assert rita.js_errors == [] and sasha.js_errors == [] and tima.js_errors == []
+    finally:
+        for page in (rita, sasha, tima):
+            page.context.close()
