@@ -22,6 +22,7 @@ nothing.
 """
 
 import hashlib
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+log = logging.getLogger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _KEY_PREFIX = "primary-reads:"
@@ -73,7 +76,10 @@ def _viewer_keys(request: HttpRequest) -> list[str]:
 
 def _mark(keys: list[str]) -> None:
     if keys and settings.READ_OWN_WRITES_SECONDS > 0:
-        cache.set_many({_KEY_PREFIX + key: 1 for key in keys}, timeout=settings.READ_OWN_WRITES_SECONDS)
+        try:
+            cache.set_many({_KEY_PREFIX + key: 1 for key in keys}, timeout=settings.READ_OWN_WRITES_SECONDS)
+        except Exception as exc:  # Redis away: the change is made; only its mark is lost
+            log.warning("could not mark a viewer's change for primary reads: %s", exc)
 
 
 def mark_changed(user_id: int | None) -> None:
@@ -84,7 +90,14 @@ def mark_changed(user_id: int | None) -> None:
 
 
 def changed_recently(keys: list[str]) -> bool:
-    return bool(keys) and bool(cache.get_many([_KEY_PREFIX + key for key in keys]))
+    """Whether any of these viewer keys changed something lately (Redis away: assumed so)."""
+    if not keys:
+        return False
+    try:
+        return bool(cache.get_many([_KEY_PREFIX + key for key in keys]))
+    except Exception as exc:  # Redis away: read the primary, which is never behind
+        log.warning("could not read a viewer's change marks: %s", exc)
+        return True
 
 
 class ReplicaReadsMiddleware:

@@ -4,6 +4,7 @@
     python -m bench.deployed_roundtrip --processes 2      # two daphne processes, seats spread over them
     python -m bench.deployed_roundtrip --quick            # smoke run: 40 moves a side
     python -m bench.deployed_roundtrip --without-worker   # no Celery worker or beat (what it costs moves)
+    python -m bench.deployed_roundtrip --worker-nice 10   # the worker and beat below daphne's CPU priority
     DATABASE_URL=postgres://... python -m bench.deployed_roundtrip   # on PostgreSQL
 
 Run it from the project root; progress on stderr, the report on stdout.
@@ -78,11 +79,16 @@ APPLICATION = "bench.deployed_asgi:application"
 # --- processes -----------------------------------------------------------------------------
 
 
-def start_process(name: str, args: list[str], env: dict, tmpdir: Path) -> Server:
+def start_process(name: str, args: list[str], env: dict, tmpdir: Path, nice: int = 0) -> Server:
+    def before_exec():
+        _die_with_parent()
+        if nice:
+            os.nice(nice)
+
     log_path = tmpdir / f"{name}.log"
     with open(log_path, "ab") as log:
         proc = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=before_exec)
     return Server(name, 0, proc, log_path)
 
 
@@ -100,12 +106,13 @@ def start_daphnes(count: int, env: dict, tmpdir: Path) -> list[Server]:
     return servers
 
 
-def start_celery(env: dict, tmpdir: Path) -> list[Server]:
-    """The worker as production starts it (prefork, a child per CPU) and beat; once the worker is ready."""
+def start_celery(env: dict, tmpdir: Path, nice: int) -> list[Server]:
+    """The worker as production starts it (prefork, a child per CPU) and beat, at niceness `nice`;
+    once the worker is ready."""
     worker = start_process("worker", ["-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
-                                      "--without-gossip", "--without-mingle"], env, tmpdir)
+                                      "--without-gossip", "--without-mingle"], env, tmpdir, nice)
     beat = start_process("beat", ["-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                                  "--schedule", str(tmpdir / "beat-schedule")], env, tmpdir)
+                                  "--schedule", str(tmpdir / "beat-schedule")], env, tmpdir, nice)
     give_up = time.monotonic() + WORKER_READY_SECONDS
     while " ready." not in worker.tail(100_000):
         if not worker.running() or time.monotonic() > give_up:
@@ -259,11 +266,15 @@ def figures(values: list[float]) -> tuple[float, float, float]:
     return quantile(ordered, 0.5) * 1000, quantile(ordered, 0.99) * 1000, statistics.fmean(values) * 1000
 
 
+def worker_line(nice: int) -> str:
+    return "Celery worker (prefork) and beat running" + (f" at niceness {nice}" if nice else "")
+
+
 def report(args, env_line: str, samples: Samples, offsets: list[int], start_load: float) -> None:
     floor, product = figures(samples.floor), figures(samples.product)
     print(env_line)
     print(f"deployed path: {args.processes} daphne process(es), "
-          f"{'no Celery worker or beat' if args.without_worker else 'Celery worker (prefork) and beat running'}; "
+          f"{'no Celery worker or beat' if args.without_worker else worker_line(args.worker_nice)}; "
           f"{len(samples.product)} product moves and {len(samples.floor)} floor moves, blocks of {args.block}")
     print(f"load average (1 min): {start_load:.2f} at the start; {min(samples.loads):.2f}-{max(samples.loads):.2f} "
           f"at the blocks' starts")
@@ -290,6 +301,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--stages", type=int, default=4, help="tables the moves are spread over, early to late")
     parser.add_argument("--quick", action="store_true", help="smoke run: 40 moves a side")
     parser.add_argument("--without-worker", action="store_true", help="start no Celery worker or beat")
+    parser.add_argument("--worker-nice", type=int, default=0,
+                        help="start the worker and beat at this niceness (10: below the daphne processes)")
     parser.add_argument("--keep-temp", action="store_true", help="keep the temporary directory and its logs")
     args = parser.parse_args(argv)
     if args.quick:
@@ -318,7 +331,7 @@ def main(argv=None) -> int:
             progress(f"starting {args.processes} daphne process(es)"
                      + ("" if args.without_worker else ", the Celery worker and beat"))
             if not args.without_worker:
-                processes += start_celery(env, tmpdir)
+                processes += start_celery(env, tmpdir, args.worker_nice)
             servers = start_daphnes(args.processes, env, tmpdir)
             processes += servers
             ports = [server.port for server in servers]

@@ -155,3 +155,23 @@ def test_without_replicas_a_change_marks_nobody(settings):
     primary_reads.mark_changed(7)
 
     assert not primary_reads.changed_recently(["user:7"])
+
+
+class BrokenCache:
+    def clear(self):
+        pass
+
+    def get_many(self, keys):
+        raise ConnectionError("Redis is away")
+
+    def set_many(self, values, timeout=None):
+        raise ConnectionError("Redis is away")
+
+
+def test_with_the_cache_away_a_change_still_succeeds_and_its_viewers_pages_read_the_primary(replicas, monkeypatch):
+    monkeypatch.setattr(primary_reads, "cache", BrokenCache())
+
+    primary_reads.mark_changed(7)  # no error: the move is made, only its mark is lost
+
+    assert serve(user=Viewer(7)) == ["default"]
+    assert serve("post", user=Viewer(7)) == ["default"]

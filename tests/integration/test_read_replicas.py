@@ -125,7 +125,7 @@ def primary_and_replica():
         primary.start(workdir / "primary.log")
         primary.sql(f'CREATE DATABASE "{DATABASE}"', database="postgres")
         _run([str(bindir / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
-              "-D", str(replica.data), "-R", "-X", "stream", "--no-sync"])
+              "-D", str(replica.data), "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"])
         replica.start(workdir / "replica.log")
         yield primary, replica
     finally:
