@@ -10,8 +10,9 @@ any read inside a transaction (the router's own rule).
 
 A viewer's change marks him in the shared cache for READ_OWN_WRITES_SECONDS:
 every request of another method than GET, HEAD or OPTIONS (a form, the API's
-POST), and every change made over a socket (`mark_changed`, called by the
-consumers before they answer). For so long his pages read the primary, so a
+POST), a page whose view wrote something (`note_write`, from the router; the
+rest of that view reads the primary), and every change made over a socket
+(`mark_changed`, called by the consumers before they answer). For so long his pages read the primary, so a
 replica that lags behind does not leave his own move, chat line or form
 missing from the page he opens next. The viewer is his account (a session's or
 an API token's user); a request carrying an API token is also known by the
@@ -40,6 +41,7 @@ _KEY_PREFIX = "primary-reads:"
 @dataclass
 class _Scope:
     replica_allowed: bool = False
+    wrote: bool = False
 
 
 # The scope of the request being served; shared by reference with the threads its view runs on.
@@ -50,6 +52,16 @@ def replica_allowed() -> bool:
     """Whether a read outside a transaction may go to a replica here and now."""
     scope = _scope.get()
     return scope is not None and scope.replica_allowed
+
+
+def note_write() -> None:
+    """A write is about to go to the primary (the router's `db_for_write`): the
+    rest of the request reads the primary too (what it wrote is not on the
+    replicas yet), and its viewer is marked as after any change."""
+    scope = _scope.get()
+    if scope is not None:
+        scope.replica_allowed = False
+        scope.wrote = True
 
 
 def reads_primary(view: Callable) -> Callable:
@@ -108,12 +120,13 @@ class ReplicaReadsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        token = _scope.set(_Scope())
+        scope = _Scope()
+        token = _scope.set(scope)
         try:
             response = self.get_response(request)
         finally:
             _scope.reset(token)
-        if request.method not in SAFE_METHODS:
+        if request.method not in SAFE_METHODS or scope.wrote:
             _mark(_viewer_keys(request))
         return response
 

@@ -11,6 +11,8 @@ README "Read replicas"). Installed only when replicas are configured.
   consumers, Celery's tasks, commands, other methods than GET and HEAD, the
   views marked `reads_primary`, and the rows a login or a token check must
   find the moment they are written (sessions, API tokens).
+- A page's view that writes reads the primary from its first write on, and
+  its viewer is marked as after any change of his own.
 - An object read from a replica keeps its database for the reads that
   follow from it (its related objects), as Django's default does.
 """
@@ -20,7 +22,7 @@ import random
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from accounts.primary_reads import replica_allowed
+from accounts.primary_reads import note_write, replica_allowed
 
 # Rows that must be found the moment they are written, whoever reads them.
 PRIMARY_ONLY = frozenset({"sessions.session", "api.apitoken"})
@@ -38,6 +40,7 @@ class ReplicaRouter:
         return random.choice(settings.DATABASE_REPLICAS)
 
     def db_for_write(self, model, **hints) -> str:
+        note_write()  # a page that writes reads the primary from then on
         return DEFAULT_DB_ALIAS
 
     def allow_relation(self, obj1, obj2, **hints) -> bool:

@@ -175,3 +175,23 @@ def test_with_the_cache_away_a_change_still_succeeds_and_its_viewers_pages_read_
 
     assert serve(user=Viewer(7)) == ["default"]
     assert serve("post", user=Viewer(7)) == ["default"]
+
+
+def test_a_page_that_writes_reads_the_primary_from_then_on_and_marks_its_viewer(replicas):
+    router = ReplicaRouter()
+    chosen = []
+    request = RequestFactory().get("/invite/abc/")
+    request.user = Viewer(7)
+
+    def view(request):
+        chosen.append(router.db_for_read(Game))
+        chosen.append(router.db_for_write(Game))
+        chosen.append(router.db_for_read(Game))
+        return HttpResponse()
+
+    middleware = primary_reads.ReplicaReadsMiddleware(
+        lambda request: middleware.process_view(request, view, (), {}) or view(request))
+    middleware(request)
+
+    assert chosen[0] in REPLICAS and chosen[1:] == ["default", "default"]
+    assert serve(user=Viewer(7)) == ["default"]
