@@ -31,9 +31,9 @@ the benchmark's own event loop. Seat i of table t connects to daphne process
   four sockets have the state of the next version.
 - floor (`bench/deployed_asgi.py`): the least a move must do on that same
   stack: one `Move` row inserted in a transaction on the process' database
-  thread and one `group_send` to the table's four sockets, no hop before a
-  message, no auth, no engine, no views, no follow-up; the round trip ends
-  when all four sockets have the message.
+  thread and one fan-out to the table's four sockets (`group_send_many`, as
+  the product's), no hop before a message, no auth, no engine, no views, no
+  follow-up; the round trip ends when all four sockets have the message.
 
 They alternate in blocks of `--block` moves (10), the side going first
 alternating too; a block of each is played first as a warm-up, not counted.
