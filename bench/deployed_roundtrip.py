@@ -40,7 +40,10 @@ alternating too; a block of each is played first as a warm-up, not counted.
 The load average (1 min) is read at the start of every block. The report
 prints p50, p99 and mean of each side, the product/floor ratios, the
 product's p50 per stage against the floor's blocks interleaved with that
-stage's, and the load average at the start, minimum and maximum.
+stage's, and the load average at the start, minimum and maximum. It also
+prints the CPU time per move of the daphne processes and of the Celery
+worker and beat (their process trees, psutil) during each side's blocks: a
+figure a loaded machine disturbs far less than a round trip.
 
 What it leaves out: a reverse proxy and TLS; the game page's own work (its
 JavaScript, rendering); several tables moving at once (`bench.live_scale`);
@@ -119,6 +122,29 @@ def start_celery(env: dict, tmpdir: Path, nice: int) -> list[Server]:
             raise RuntimeError(f"the Celery worker did not start:\n{worker.tail()}")
         time.sleep(0.2)
     return [worker, beat]
+
+
+class CpuSeconds:
+    """CPU-seconds (user + system) used so far by each role's processes and their children."""
+
+    def __init__(self, roles: dict[str, list[Server]]):
+        import psutil
+
+        self.psutil = psutil
+        self.roles = {role: [psutil.Process(server.proc.pid) for server in servers] for role, servers in roles.items()}
+
+    def now(self) -> dict[str, float]:
+        def tree(proc) -> float:
+            total = 0.0
+            for one in [proc, *proc.children(recursive=True)]:
+                try:
+                    times = one.cpu_times()
+                    total += times.user + times.system
+                except self.psutil.Error:
+                    pass
+            return total
+
+        return {role: sum(tree(proc) for proc in procs) for role, procs in self.roles.items()}
 
 
 # --- clients ----------------------------------------------------------------------------------
@@ -209,9 +235,15 @@ class Samples:
     floor: list[float] = field(default_factory=list)
     by_stage: dict[int, tuple[list[float], list[float]]] = field(default_factory=dict)  # (product, its floor)
     loads: list[float] = field(default_factory=list)
+    # CPU-seconds by role (daphne, celery) used during each side's blocks.
+    cpu: dict[str, dict[str, float]] = field(default_factory=lambda: {"product": {}, "floor": {}})
+
+    def add_cpu(self, side: str, before: dict[str, float], after: dict[str, float]) -> None:
+        for role in after:
+            self.cpu[side][role] = self.cpu[side].get(role, 0.0) + after[role] - before[role]
 
 
-async def alternate(tables: list[Table], floor: Floor, moves: int, block: int) -> Samples:
+async def alternate(tables: list[Table], floor: Floor, moves: int, block: int, meter: CpuSeconds) -> Samples:
     samples = Samples()
     progress("warming up (a block of each)")
     for _ in range(block):
@@ -224,10 +256,12 @@ async def alternate(tables: list[Table], floor: Floor, moves: int, block: int) -
         while done < per_stage and len(samples.product) < moves:
             count = min(block, per_stage - done, moves - len(samples.product))
             samples.loads.append(os.getloadavg()[0])
-            sides = [(table, product), (floor, its_floor)]
-            for side, into in (sides if blocks % 2 == 0 else sides[::-1]):
+            sides = [("product", table, product), ("floor", floor, its_floor)]
+            for name, side, into in (sides if blocks % 2 == 0 else sides[::-1]):
+                before = meter.now()
                 for _ in range(count):
                     into.append(await side.move())
+                samples.add_cpu(name, before, meter.now())
             done, blocks = done + count, blocks + 1
         samples.product += product
         samples.floor += its_floor
@@ -284,6 +318,11 @@ def report(args, env_line: str, samples: Samples, offsets: list[int], start_load
     print(f"{'product':<10}{product[0]:>10.2f}{product[1]:>10.2f}{product[2]:>10.2f}")
     print(f"{'ratio':<10}{product[0] / floor[0]:>9.2f}x{product[1] / floor[1]:>9.2f}x{product[2] / floor[2]:>9.2f}x")
     print()
+    print("CPU ms per move, during each side's blocks (the worker's share of a move may spill into the next block):")
+    for side, values in (("floor", samples.floor), ("product", samples.product)):
+        used = samples.cpu[side]
+        print(f"{side:<10}" + "".join(f"{role} {1000 * seconds / len(values):>7.2f}   " for role, seconds in used.items()))
+    print()
     print(f"{'stage (moves)':<16}{'p50 ms':>9}{'its floor':>11}{'ratio':>8}{'vs run floor':>14}")
     for stage, (moves, its_floor) in samples.by_stage.items():
         if not moves:
@@ -336,13 +375,14 @@ def main(argv=None) -> int:
             processes += servers
             ports = [server.port for server in servers]
             origin = websocket_origin()
+            meter = CpuSeconds({"daphne": servers, "celery": [p for p in processes if p not in servers]})
 
             async def run() -> Samples:
                 tables = [await Table.open(game, ports, table_cookies, origin, index)
                           for index, (game, table_cookies) in enumerate(zip(games, cookies))]
                 floor = await Floor.open(floor_game, ports, origin)
                 try:
-                    return await alternate(tables, floor, args.moves, args.block)
+                    return await alternate(tables, floor, args.moves, args.block, meter)
                 finally:
                     for side in [*tables, floor]:
                         await side.close()
