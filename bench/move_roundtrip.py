@@ -12,6 +12,14 @@ DATABASE_URL names), Django's ASGI application with its session auth and
 Origin check, four accounts with a session each. Figures are printed as
 ratios against a baseline measured in the same run; nothing is asserted.
 See bench/README.md.
+
+The quick, in-process mode. What users get is measured by
+`bench.deployed_roundtrip`; this one leaves out: a network server's framing
+(daphne's; the clients are `WebsocketCommunicator`s in the server's own event
+loop, whose decoding competes with the server), the Celery worker and beat
+(no worker runs the moves' follow-ups, which in production take the same
+cores), and a second process. Its baseline pays channels' hop to the
+database thread before each message, which the product's consumers skip.
 """
 
 from __future__ import annotations

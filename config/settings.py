@@ -122,40 +122,44 @@ TEMPLATES = [
 ]
 
 _CONNECTIONS = validate.Range(min=0, error="{input!r} is not a whole number of 0 or more")
-DATABASES = {
-    "default": dj_database_url.parse(
-        env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        conn_max_age=env.int("DATABASE_CONN_MAX_AGE", default=0, validate=_CONNECTIONS),
-    )
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Reused connections on PostgreSQL: a pool per process (psycopg_pool,
-    # Django's OPTIONS["pool"]), at most DATABASE_POOL connections, not
-    # CONN_MAX_AGE. daphne is an ASGI server: its HTTP views run each request
-    # in a thread of its own, so a connection kept for reuse (CONN_MAX_AGE)
-    # stays with a thread that is gone and the next request opens another
-    # (Django's docs: under ASGI, disable persistent connections and use the
-    # backend's pool). The consumers' database work runs on one thread per
-    # process (channels' database_sync_to_async), which closes the
-    # connection before and after each call: with the pool, "closing" hands
-    # it back and the next call takes it again, no new connection each time.
-    # Celery's prefork workers close the pool at every task boundary (celery
-    # #10554) and close plain connections after every task whatever
-    # CONN_MAX_AGE says: a connection per task either way, so one connection
-    # (min_size=1) is all the pool opens there. Health checks: the pool checks
-    # a connection before lending it, so one broken by a PostgreSQL restart
-    # is replaced instead of failing a request. DATABASE_POOL=0 turns the pool
-    # off, and only then may DATABASE_CONN_MAX_AGE keep connections (Django
-    # refuses both at once).
-    _pool_size = env.int("DATABASE_POOL", default=10, validate=_CONNECTIONS)
-    if _pool_size and DATABASES["default"]["CONN_MAX_AGE"]:
-        raise ImproperlyConfigured(
-            "DATABASE_CONN_MAX_AGE needs DATABASE_POOL=0: a connection pool (DATABASE_POOL, the default on "
-            "PostgreSQL) and persistent connections exclude each other"
-        )
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    if _pool_size:
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _pool_size}
+_CONN_MAX_AGE = env.int("DATABASE_CONN_MAX_AGE", default=0, validate=_CONNECTIONS)
+
+
+def _database(url: str) -> dict:
+    """One database's settings from its URL, with the connection policy below."""
+    database = dj_database_url.parse(url, conn_max_age=_CONN_MAX_AGE)
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # Reused connections on PostgreSQL: a pool per process (psycopg_pool,
+        # Django's OPTIONS["pool"]), at most DATABASE_POOL connections, not
+        # CONN_MAX_AGE. daphne is an ASGI server: its HTTP views run each request
+        # in a thread of its own, so a connection kept for reuse (CONN_MAX_AGE)
+        # stays with a thread that is gone and the next request opens another
+        # (Django's docs: under ASGI, disable persistent connections and use the
+        # backend's pool). The consumers' database work runs on one thread per
+        # process (channels' database_sync_to_async), which closes the
+        # connection before and after each call: with the pool, "closing" hands
+        # it back and the next call takes it again, no new connection each time.
+        # Celery's prefork workers close the pool at every task boundary (celery
+        # #10554) and close plain connections after every task whatever
+        # CONN_MAX_AGE says: a connection per task either way, so one connection
+        # (min_size=1) is all the pool opens there. Health checks: the pool checks
+        # a connection before lending it, so one broken by a PostgreSQL restart
+        # is replaced instead of failing a request. DATABASE_POOL=0 turns the pool
+        # off, and only then may DATABASE_CONN_MAX_AGE keep connections (Django
+        # refuses both at once).
+        pool_size = env.int("DATABASE_POOL", default=10, validate=_CONNECTIONS)
+        if pool_size and database["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured(
+                "DATABASE_CONN_MAX_AGE needs DATABASE_POOL=0: a connection pool (DATABASE_POOL, the default on "
+                "PostgreSQL) and persistent connections exclude each other"
+            )
+        database["CONN_HEALTH_CHECKS"] = True
+        if pool_size:
+            database.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size}
+    return database
+
+
+DATABASES = {"default": _database(env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction begins, so two moves
     # for one game queue up instead of failing with "database is locked".
@@ -171,6 +175,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": env.str("TEST_DB_NAME", default=str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3"))
     }
     VAR_DIR.mkdir(exist_ok=True)
+# Read replicas (README "Read replicas"): DATABASE_REPLICA_URLS, comma-separated URLs of
+# PostgreSQL streaming replicas of DATABASE_URL. Pages' reads go to one of them
+# (config/db_router.py); the move path, every transaction and a viewer's pages for
+# READ_OWN_WRITES_SECONDS after his own change read the primary (accounts/primary_reads.py).
+# Unset: one database, as before (no router, no middleware).
+DATABASE_REPLICAS = []
+for _number, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
+    DATABASES[f"replica{_number}"] = {**_database(_url), "TEST": {"MIRROR": "default"}}
+    DATABASE_REPLICAS.append(f"replica{_number}")
+if DATABASE_REPLICAS and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL to name the PostgreSQL primary they replicate")
+DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"] if DATABASE_REPLICAS else []
+READ_OWN_WRITES_SECONDS = env.float("READ_OWN_WRITES_SECONDS", default=10.0, validate=validate.Range(min=0))
+if DATABASE_REPLICAS:
+    # Last: the session, the user and every other middleware read the primary; the view may read a replica.
+    MIDDLEWARE.append("accounts.primary_reads.ReplicaReadsMiddleware")
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -318,12 +338,16 @@ EMAIL_PORT = env.int("EMAIL_PORT", default=25)
 # Without REDIS_URL (tests, a bare shell) both fall back to in-process
 # implementations; `make run` starts the embedded server and sets it.
 REDIS_URL = env.str("REDIS_URL", default="")
-if REDIS_URL:
+# The channel layer sharded over several Redis servers (README "Read replicas"):
+# CHANNEL_REDIS_URLS, comma-separated; each group and each process' channels live
+# on one of them (channels_redis' consistent hashing). Unset: REDIS_URL's server.
+CHANNEL_REDIS_URLS = env.list("CHANNEL_REDIS_URLS", default=[]) or ([REDIS_URL] if REDIS_URL else [])
+if CHANNEL_REDIS_URLS:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis' layer, its connections set up to survive Redis restarts (config/channel_layer.py).
             "BACKEND": "config.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": CHANNEL_REDIS_URLS},
         }
     }
 else:

@@ -46,6 +46,7 @@ from django.db import OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts import primary_reads
 from gameplay import inbound, presence, services
 from gameplay.broadcast import chat_hidden_from, chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
@@ -99,6 +100,14 @@ def _replacement_json(game_id: int, user) -> dict | None:
 def _in_language(language: str, func, *args):
     with translation.override(language):
         return func(*args)
+
+
+def _change_in_language(language: str, func, game_id: int, user, *args):
+    """`func(game_id, user, *args)`, a change the user makes, in his language; then his
+    pages read the primary for a while (with read replicas: accounts.primary_reads)."""
+    result = _in_language(language, func, game_id, user, *args)
+    primary_reads.mark_changed(user.pk)
+    return result
 
 
 class GameConsumer(inbound.GatedConsumer):
@@ -162,7 +171,7 @@ class GameConsumer(inbound.GatedConsumer):
         move_id = content.get("move_id")
         try:
             result = await inbound.in_line(
-                _in_language, self.language, services.submit_move, self.game_id, self.user,
+                _change_in_language, self.language, services.submit_move, self.game_id, self.user,
                 content.get("action"), content.get("version"), move_id,
             )
         except services.GameError as exc:
@@ -174,7 +183,7 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_ahead(self, content: dict) -> None:
         on = content.get("on")
         try:
-            await inbound.in_line(_in_language, self.language, services.order_ahead, self.game_id, self.user, on)
+            await inbound.in_line(_change_in_language, self.language, services.order_ahead, self.game_id, self.user, on)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version)
             return
@@ -192,7 +201,7 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_chat(self, content: dict) -> None:
         try:
             await inbound.in_line(
-                _in_language, self.language, services.post_chat, self.game_id, self.user, content.get("text")
+                _change_in_language, self.language, services.post_chat, self.game_id, self.user, content.get("text")
             )
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message)

@@ -19,6 +19,7 @@ from gameplay.movelog import move_log
 from gameplay.replaced import replacement_of
 from gameplay.results import game_result
 from accounts import verification
+from accounts.primary_reads import reads_primary
 from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
 
@@ -264,6 +265,7 @@ def waiting_seats(seats: list[Seat], ratings: dict | None = None) -> list[dict]:
     return rows
 
 
+@reads_primary
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if _hidden_from(request, game):
@@ -362,6 +364,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("game", game_id=game_id)
 
 
+@reads_primary
 @require_GET
 def state(request: HttpRequest, game_id: int) -> JsonResponse:
     game = visible_game(request, game_id)
