@@ -1,7 +1,9 @@
+from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from gameplay.forms import TimeControlFields
 from gameplay.services.base import GameError
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
@@ -18,8 +20,17 @@ def _each(modeladmin, request, queryset, action, done) -> None:
             modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
+class LeagueAdminForm(TimeControlFields, forms.ModelForm):
+    """A league's tables' time in days, hours and minutes (the rows keep seconds)."""
+
+    class Meta:
+        model = League
+        fields = "__all__"
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
     list_display = ["name", "engine", "players", "organizer", "is_private", "created_at"]
     list_filter = ["engine", "is_private", "allow_bots"]
     list_select_related = ["organizer"]

@@ -1,6 +1,8 @@
+from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.forms import TimeControlFields
 from gameplay.services.base import GameError
 from tournaments import services
 from tournaments.models import Bye, Entry, Round, Table, Tournament
@@ -17,8 +19,17 @@ def _each(modeladmin, request, queryset, action, done) -> None:
             modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
+class TournamentAdminForm(TimeControlFields, forms.ModelForm):
+    """A tournament's tables' time in days, hours and minutes (the rows keep seconds)."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "engine", "players", "rounds", "status", "organizer", "created_at"]
     list_filter = ["status", "engine"]
     list_select_related = ["organizer"]

@@ -31,6 +31,14 @@ def test_a_games_admin_page_offers_no_delete(boss, players):
     assert boss.get(reverse("admin:gameplay_game_delete", args=[game.pk])).status_code == 403
 
 
+def test_a_games_admin_page_shows_each_seats_reserve_in_days_and_hours_not_in_seconds(boss, players):
+    game = started_game("joker", players)
+    game.seats.update(reserve_seconds_left=2 * 86400 + 3 * 3600)
+    page = boss.get(reverse("admin:gameplay_game_change", args=[game.pk])).content.decode()
+    assert page.count(">2 d 3 h<") == 4 and "183600" not in page
+    assert "Reserve left, seconds" not in page
+
+
 def test_an_account_that_has_played_offers_no_delete_and_one_that_has_not_does(boss, players, django_user_model):
     started_game("joker", players)
     assert "deletelink" not in boss.get(reverse("admin:accounts_user_change", args=[players[0].pk])).content.decode()
