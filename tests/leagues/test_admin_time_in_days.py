@@ -23,7 +23,8 @@ def moderator(django_user_model):
 
 @pytest.fixture
 def league(moderator) -> League:
-    created = services.create_league(moderator, name="Correspondence Durak", engine="durak", players=2)
+    created = services.create_league(moderator, name="Correspondence Durak", engine="durak", players=2,
+                                     time_preset="slow")
     League.objects.filter(pk=created.pk).update(move_seconds=86400 + 2 * 3600 + 30 * 60, reserve_seconds=7 * 86400)
     return League.objects.get(pk=created.pk)
 
@@ -83,3 +84,9 @@ def test_emptied_boxes_leave_the_time_to_the_leagues_preset(moderator, league):
     assert client.post(change_page(league), posted_form(client, league, **empty)).status_code == 302
     league.refresh_from_db()
     assert (league.move_seconds, league.reserve_seconds) == (None, None)
+
+
+def test_the_league_admin_offers_the_time_controls_to_choose_from_not_a_box_to_type_in(moderator, league):
+    page = client_for(moderator).get(change_page(league)).content.decode()
+    assert '<select name="time_preset"' in page
+    assert '<option value="slow" selected>' in page
