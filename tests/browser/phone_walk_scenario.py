@@ -79,6 +79,7 @@ def every_page(password: str) -> dict:
                    "/admin/correspondence/challenge/", "/moderation/", f"/moderation/games/{joker.pk}/",
                    "/api/v1/docs"]
     return {"username": ME, "pages": pages, "moderator": moderator.username, "admin_pages": admin_pages, "joker": joker.get_absolute_url(), "sheet": f"/sheets/{joker.pk}/",
+            "division": division.get_absolute_url(),
             "anonymous": ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", "/rules/"]}
 
 

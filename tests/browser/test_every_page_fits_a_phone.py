@@ -31,6 +31,23 @@ WIDEST_JS = """(limit) => [...document.querySelectorAll('body *')]
     .slice(0, 3).map((n) => n.tagName.toLowerCase() + '.' + n.className + ' ' + Math.round(n.getBoundingClientRect().right))"""
 
 
+# The words of the cells under `selector` that a line break cuts in two (a word whose text takes two line boxes).
+BROKEN_WORDS_JS = """(selector) => {
+    const broken = [];
+    for (const cell of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/[^\\s,–—-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (lines.size > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
 # The header's menu: its scrolling width against its box, and where each of its items stands.
 HEADER_JS = """() => { const nav = document.querySelector('.site-header nav');
     return { nav: [nav.scrollWidth, nav.clientWidth],
@@ -113,6 +130,20 @@ def test_the_player_page_on_a_phone_shows_the_whole_name_and_labels_the_finished
             if cell.is_visible() and cell.inner_text().strip():
                 label = cell.evaluate("(td) => td.dataset.label || getComputedStyle(td, '::before').content")
                 assert label and label not in ("none", '""'), cell.inner_html()
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_no_word_of_a_list_is_cut_across_two_lines(browser, live_site, site):
+    page = phone(browser, live_site)
+    try:
+        log_in(page, site["username"], PASSWORD, "/players/boris/")  # playing now, finished games
+        expect(page.locator("table.current-games td")).not_to_have_count(0)
+        assert page.evaluate(BROKEN_WORDS_JS, "table.current-games td, table.finished-games td") == []
+        assert page.locator("table.finished-games td.ending:visible:empty").count() == 0  # no label over nothing
+        page.goto(site["division"])  # the standings, in a box that scrolls sideways
+        expect(page.locator("table.standings td")).not_to_have_count(0)
+        assert page.evaluate(BROKEN_WORDS_JS, "table.standings td, table.cross-table td, table.cross-table th") == []
     finally:
         page.context.close()
 
