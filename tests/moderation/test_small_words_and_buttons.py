@@ -55,6 +55,18 @@ def test_the_admins_titles_do_not_put_a_model_name_into_a_sentence(boss, players
     assert "<h1>Партии</h1>" in listing and "Джокер" in listing and ">joker<" not in listing
 
 
+def test_the_admins_other_titles_name_the_model_apart_from_the_verb_in_russian(boss, players, django_user_model):
+    from leagues.services import create_league
+
+    django_user_model.objects.filter(username="boss").update(language="ru")
+    league = create_league(django_user_model.objects.get(username="boss"), name="Пятничный дурак", engine="durak",
+                           players=2)
+    change = boss.get(reverse("admin:leagues_league_change", args=[league.pk])).content.decode()
+    listing = boss.get(reverse("admin:leagues_league_changelist")).content.decode()
+    assert "Изменить лига" not in change and "Изменение: лига" in change
+    assert "Выберите лига" not in listing and "Выбор для изменения: лига" in listing
+
+
 def test_the_replays_step_buttons_are_drawn(players):
     game = started_game("durak", players[:2])
     services.resign(game.pk, players[1])
