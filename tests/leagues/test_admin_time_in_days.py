@@ -90,3 +90,11 @@ def test_the_league_admin_offers_the_time_controls_to_choose_from_not_a_box_to_t
     page = client_for(moderator).get(change_page(league)).content.decode()
     assert '<select name="time_preset"' in page
     assert '<option value="slow" selected>' in page
+
+
+def test_the_league_admin_names_the_game_and_does_not_offer_to_change_it(moderator, league):
+    response = client_for(moderator).get(change_page(league))
+    page = response.content.decode()
+    assert "engine" not in response.context["adminform"].form.fields
+    assert "Durak" in page and ">durak<" not in page
+    assert 'href="/static/css/durations.css"' in page  # the boxes' own sheet: three short boxes with their units
