@@ -7,6 +7,7 @@ from gameplay.engine import ENGINES
 from gameplay.forms import TimeControlFields
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
+from moderation.admin.games import EngineFilter
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
 
@@ -34,7 +35,7 @@ class LeagueAdminForm(TimeControlFields, forms.ModelForm):
 class LeagueAdmin(admin.ModelAdmin):
     form = LeagueAdminForm
     list_display = ["name", "game_kind", "players", "organizer", "is_private", "created_at"]
-    list_filter = ["engine", "is_private", "allow_bots"]
+    list_filter = [("engine", EngineFilter), "is_private", "allow_bots"]
     list_select_related = ["organizer"]
     search_fields = ["name", "slug"]
     raw_id_fields = ["organizer"]

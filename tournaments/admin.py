@@ -6,6 +6,7 @@ from gameplay.engine import ENGINES
 from gameplay.forms import TimeControlFields
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
+from moderation.admin.games import EngineFilter
 from tournaments import services
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
@@ -33,7 +34,7 @@ class TournamentAdminForm(TimeControlFields, forms.ModelForm):
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentAdminForm
     list_display = ["name", "game_kind", "players", "rounds", "status", "organizer", "created_at"]
-    list_filter = ["status", "engine"]
+    list_filter = ["status", ("engine", EngineFilter)]
     list_select_related = ["organizer"]
     search_fields = ["name", "slug"]
     raw_id_fields = ["organizer"]

@@ -98,3 +98,8 @@ def test_the_league_admin_names_the_game_and_does_not_offer_to_change_it(moderat
     assert "engine" not in response.context["adminform"].form.fields
     assert "Durak" in page and ">durak<" not in page
     assert 'href="/static/css/durations.css"' in page  # the boxes' own sheet: three short boxes with their units
+
+
+def test_the_league_list_filters_by_the_games_names(moderator, league):
+    page = client_for(moderator).get("/admin/leagues/league/").content.decode()
+    assert '<a href="?engine__exact=durak">Durak</a>' in page and ">durak</a>" not in page
