@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.sockets import end_account_sockets
 
 LANGUAGE_CHOICES = [("ru", "Русский"), ("en", "English")]
+SHORT_NAME_LENGTH = 14  # characters of a name a phone's header shows (User.short_name)
 TIME_ZONE_CHOICES = [(tz, tz) for tz in sorted(zoneinfo.available_timezones()) if "/" in tz or tz == "UTC"]
 
 
@@ -67,6 +68,18 @@ class User(AbstractUser):
         """The name shown everywhere: a bot account's carries the label."""
         shown = self.display_name or self.username
         return f"{self.BOT_LABEL} {shown}" if self.is_bot else shown
+
+    @property
+    def short_name(self) -> str:
+        """The name where only a few letters fit (a phone's header): the name itself when it is short,
+        else its first word and the initial of its last ("Борис Б."), else its first letters."""
+        name = self.name
+        if len(name) <= SHORT_NAME_LENGTH:
+            return name
+        words = name.split()
+        if len(words) > 1 and len(words[0]) + 3 <= SHORT_NAME_LENGTH:
+            return f"{words[0]} {words[-1][0]}."
+        return name[:SHORT_NAME_LENGTH - 1] + "…"
 
     def get_session_auth_hash(self) -> str:
         """Django's hash, which ends every session of the account when its

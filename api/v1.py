@@ -7,7 +7,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Router
+from ninja import NinjaAPI, Router, Swagger
 from ninja.parser import Parser
 
 from accounts import limits
@@ -54,8 +54,14 @@ def _whole_numbers(value):
     return value
 
 
+class PhoneSwagger(Swagger):
+    """django-ninja's Swagger UI page with a viewport, so that a phone lays it out at its own width."""
+
+    template = "api/swagger.html"
+
+
 api = NinjaAPI(
-    title="Kitchen table API", version="1", urls_namespace="api-v1", parser=GateParser(),
+    title="Kitchen table API", version="1", urls_namespace="api-v1", parser=GateParser(), docs=PhoneSwagger(),
     description="Tokens: profile → API tokens. Send `Authorization: Bearer <token>`. Errors: "
                 "`{\"code\", \"message\"}` with a stable code (see README, \"API\").",
 )

@@ -249,7 +249,7 @@ def _after_challenge_sent(challenge: Challenge, users: list) -> None:
             log.exception("a receiver of challenge_received failed for challenge %s", challenge.pk)
     try:  # push and Telegram (the email above is this app's own)
         dispatch.notify_challenge(challenge.pk, users, challenger=challenge.created_by.name, engine=challenge.engine,
-                                  url_path=reverse("challenges"))
+                                  url_path=reverse("challenges"), terms=lambda: challenge_terms(challenge))
     except Exception:
         log.exception("the notices of challenge %s failed", challenge.pk)
 

@@ -32,6 +32,9 @@ def split(seconds: int | None) -> list[int | None]:
 class DurationWidget(forms.MultiWidget):
     template_name = "gameplay/widgets/duration.html"
 
+    class Media:  # the site's pages have it in site.css; the admin renders a form's media
+        css = {"all": ["css/durations.css"]}
+
     def __init__(self, attrs=None):
         boxes = [forms.NumberInput(attrs={"min": 0, "step": 1, "inputmode": "numeric", "class": f"duration-{slug}",
                                           "aria-label": label})

@@ -26,6 +26,19 @@ def seconds_field(label, low: int, high: int, **kwargs) -> DurationField:
                               error_messages={"max_value": lazy(_at_most, str)(high)}, **kwargs)
 
 
+class TimeControlFields(forms.Form):
+    """The time per move and the reserve in days, hours and minutes, for a model form whose rows keep them
+    in seconds (a league's or a tournament's tables, in the admin): `class F(TimeControlFields, ModelForm)`.
+    The preset is chosen from the presets, not typed."""
+
+    time_preset = forms.ChoiceField(label=_("Time control"), required=False,
+                                    choices=lambda: [("", "—"), *((p.slug, p.label) for p in clocks.PRESETS.values())])
+    move_seconds = seconds_field(_("Time per move"), MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+                                 help_text=_("Leave empty to use the preset."))
+    reserve_seconds = seconds_field(_("Reserve time"), 0, MAX_RESERVE_SECONDS,
+                                    help_text=_("Leave empty to use the preset."))
+
+
 def _count_error(low: int, high: int) -> str:
     return gettext("Enter a whole number of deals from %(low)s to %(high)s.") % {"low": low, "high": high}
 

@@ -1,8 +1,13 @@
+from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from gameplay.engine import ENGINES
+from gameplay.forms import TimeControlFields
+from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
+from moderation.admin.games import EngineFilter
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
 
@@ -18,14 +23,29 @@ def _each(modeladmin, request, queryset, action, done) -> None:
             modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
+class LeagueAdminForm(TimeControlFields, forms.ModelForm):
+    """A league's tables' time in days, hours and minutes (the rows keep seconds)."""
+
+    class Meta:
+        model = League
+        fields = "__all__"
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "engine", "players", "organizer", "is_private", "created_at"]
-    list_filter = ["engine", "is_private", "allow_bots"]
+    form = LeagueAdminForm
+    list_display = ["name", "game_kind", "players", "organizer", "is_private", "created_at"]
+    list_filter = [("engine", EngineFilter), "is_private", "allow_bots"]
     list_select_related = ["organizer"]
     search_fields = ["name", "slug"]
     raw_id_fields = ["organizer"]
-    readonly_fields = ["slug", "engine", "options", "players", "organizer"]
+    exclude = ["engine"]  # shown by its name (game_kind), never changed here
+    readonly_fields = ["slug", "game_kind", "options", "players", "organizer"]
+
+    @admin.display(description=_("game kind"), ordering="engine")
+    def game_kind(self, league) -> str:
+        """The game's name in the reader's language ("Дурак"), not its slug."""
+        return engine_name(ENGINES[league.engine]) if league.engine in ENGINES else league.engine
 
     def has_add_permission(self, request):
         return False  # a league is created on the site, through its service (leagues/new/)

@@ -402,10 +402,13 @@ def sweep() -> int:
 # --- what the apps above announce (call after your commit) ---------------------------------------------
 
 
-def notify_challenge(challenge_id: int, users: Iterable, *, challenger: str, engine: str, url_path: str) -> int:
-    """A challenge to these players (correspondence, after its commit). Its email is correspondence's own."""
+def notify_challenge(challenge_id: int, users: Iterable, *, challenger: str, engine: str, url_path: str,
+                     terms: Callable[[], list[str]]) -> int:
+    """A challenge to these players (correspondence, after its commit). Its email is correspondence's own.
+    `terms()` words every term of the table the challenge starts (correspondence.terms, the list the
+    challenges page, the email and the API show); it is called in each player's language."""
     return notify(CHALLENGE, users, key=f"challenge:{challenge_id}",
-                  compose=lambda user: notices.challenge(challenger, engine, url_path))
+                  compose=lambda user: notices.challenge(challenger, engine, terms(), url_path))
 
 
 def notify_league_game(game_id: int, *, league: str, season_id: int, round_number: int | None) -> int:

@@ -164,10 +164,11 @@ def orders_lapsed(game: Game, seats: list[Seat], position: int, reasons: list[st
 # --- what the apps above announce -------------------------------------------------------
 
 
-def challenge(challenger: str, engine: str, url_path: str) -> Words:
+def challenge(challenger: str, engine: str, terms: list[str], url_path: str) -> Words:
+    """The challenge's game and every term of its table, as its email and the challenges page word them."""
     title = _("%(who)s challenges you") % {"who": challenger}
-    body = _("A game of %(game)s. Accept or decline it on the challenges page.") % {
-        "game": engine_name(get_engine(engine))}
+    body = _("A game of %(game)s. The table: %(terms)s. Accept or decline it on the challenges page.") % {
+        "game": engine_name(get_engine(engine)), "terms": ", ".join(terms)}
     return Words(title, body, absolute(url_path), _("Open the challenges"))
 
 

@@ -1,7 +1,12 @@
+from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.engine import ENGINES
+from gameplay.forms import TimeControlFields
+from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
+from moderation.admin.games import EngineFilter
 from tournaments import services
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
@@ -17,16 +22,31 @@ def _each(modeladmin, request, queryset, action, done) -> None:
             modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
+class TournamentAdminForm(TimeControlFields, forms.ModelForm):
+    """A tournament's tables' time in days, hours and minutes (the rows keep seconds)."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "engine", "players", "rounds", "status", "organizer", "created_at"]
-    list_filter = ["status", "engine"]
+    form = TournamentAdminForm
+    list_display = ["name", "game_kind", "players", "rounds", "status", "organizer", "created_at"]
+    list_filter = ["status", ("engine", EngineFilter)]
     list_select_related = ["organizer"]
     search_fields = ["name", "slug"]
     raw_id_fields = ["organizer"]
-    readonly_fields = ["slug", "engine", "options", "players", "organizer", "status", "started_at", "finished_at",
+    exclude = ["engine"]  # shown by its name (game_kind), never changed here
+    readonly_fields = ["slug", "game_kind", "options", "players", "organizer", "status", "started_at", "finished_at",
                        "seed"]
     actions = ["start"]
+
+    @admin.display(description=_("game kind"), ordering="engine")
+    def game_kind(self, tournament) -> str:
+        """The game's name in the reader's language ("Дурак"), not its slug."""
+        return engine_name(ENGINES[tournament.engine]) if tournament.engine in ENGINES else tournament.engine
 
     def has_add_permission(self, request):
         return False  # a tournament is created on the site, through its service (tournaments/new/)

@@ -36,7 +36,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gameplay.clocks import PRESETS
+from gameplay.clocks import PRESETS, format_duration
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.models import ChatMessage, Game, Move, Seat
@@ -132,9 +132,14 @@ TimePresetFilter = known_values_filter(lambda: [(slug, preset.label) for slug, p
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "user", "is_bot", "team", "reserve_seconds_left", "deadline", "auto_streak", "place", "points"]
+    fields = ["position", "user", "is_bot", "team", "reserve_left", "deadline", "auto_streak", "place", "points"]
     readonly_fields = fields
     can_delete = False
+
+    @admin.display(description=_("reserve left"))
+    def reserve_left(self, seat: Seat) -> str:
+        """In days, hours and minutes ("2 d 3 h"), as the table shows it, not in seconds."""
+        return format_duration(seat.reserve_seconds_left)
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -21,6 +21,14 @@
     return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
+  // The players' names alone: a rating ("0?") beside a name says nothing without the list's column and its tooltip.
+  function names(node) {
+    if (!node) return "";
+    const copy = node.cloneNode(true);
+    copy.querySelectorAll(".rating").forEach((rating) => rating.remove());
+    return text(copy);
+  }
+
   function item(row) {
     const link = row.querySelector(".game-kind a");
     if (!link) return null;
@@ -31,7 +39,7 @@
     a.href = link.getAttribute("href");
     a.textContent = text(link);
     li.appendChild(a);
-    const players = text(row.querySelector(".players"));
+    const players = names(row.querySelector(".players"));
     if (players && players !== "—") li.appendChild(document.createTextNode(" · " + players));
     // Whose move it is: his own in bold; another's by name; an open table's wait as the list said it.
     const turn = text(row.querySelector(".turn"));

@@ -7,17 +7,21 @@ A Russian-speaking player with a long name and everything a player's pages
 can show: rated games (a rating chart), finished games, a Joker table in
 play with three computer players, a finished Durak game with its 78-digit
 seed revealed (its replay and record), a league with a running season, a
-challenge waiting for his answer, a friend. Prints one JSON line: his
-username and the addresses of every page to walk."""
+challenge waiting for his answer, a friend; and a moderator with a long
+name and an authenticator app (the admin asks staff for a second factor).
+Prints one JSON line: his username, the addresses of every page to walk,
+and the moderator's pages (the admin, moderation, the API's documentation)."""
 
 import json
 import os
 import sys
 
 ME = "boris"
+MODERATOR = "moderator"
 OTHERS = ("vasilisa", "konstantin", "evfrosinia")
 NAMES = {"boris": "Борис Бородин-Запорожский", "vasilisa": "Василиса Премудрая-Прекраснова",
-         "konstantin": "Константин Константинопольский", "evfrosinia": "Евфросиния Ярославна"}
+         "konstantin": "Константин Константинопольский", "evfrosinia": "Евфросиния Ярославна",
+         MODERATOR: "Модератор Александра Константинопольская"}
 
 
 def every_page(password: str) -> dict:
@@ -66,8 +70,33 @@ def every_page(password: str) -> dict:
              durak.get_absolute_url(), f"/sheets/{durak.pk}/", f"/sheets/{durak.pk}/record/",
              f"/sheets/{durak.pk}/replay/", "/rules/", "/rules/joker/", "/rules/durak/", "/rules/odessa/",
              "/rules/domino_poker/", "/rules/ipuker/", "/offline/"]
-    return {"username": ME, "pages": pages, "joker": joker.get_absolute_url(), "sheet": f"/sheets/{joker.pk}/",
+    moderator = _moderator(password)
+    admin_pages = ["/admin/", "/admin/leagues/league/", f"/admin/leagues/league/{league.pk}/change/",
+                   f"/admin/leagues/season/{season.pk}/change/", "/admin/moderation/pairreview/",
+                   "/admin/moderation/player/", f"/admin/moderation/player/{me.pk}/change/", "/admin/moderation/auditentry/",
+                   "/admin/gameplay/game/", f"/admin/gameplay/game/{joker.pk}/change/", "/admin/accounts/user/",
+                   f"/admin/accounts/user/{me.pk}/change/", "/admin/moderation/report/",
+                   "/admin/correspondence/challenge/", "/moderation/", f"/moderation/games/{joker.pk}/",
+                   "/api/v1/docs"]
+    return {"username": ME, "pages": pages, "moderator": moderator.username, "admin_pages": admin_pages, "joker": joker.get_absolute_url(), "sheet": f"/sheets/{joker.pk}/",
+            "division": division.get_absolute_url(),
             "anonymous": ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", "/rules/"]}
+
+
+def _moderator(password: str):
+    """A superuser with the authenticator app whose secret the browser tests know (MODERATOR_TOTP_SECRET)."""
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.utils import encrypt
+    from django.contrib.auth import get_user_model
+
+    from tests.browser.conftest import MODERATOR_TOTP_SECRET
+
+    user = get_user_model().objects.create_user(
+        username=MODERATOR, password=password, email=f"{MODERATOR}@example.com", language="ru",
+        time_zone="Europe/Moscow", display_name=NAMES[MODERATOR], is_staff=True, is_superuser=True)
+    Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP,
+                                 data={"secret": encrypt(MODERATOR_TOTP_SECRET)})
+    return user
 
 
 def main(argv: list[str]) -> None:

@@ -92,6 +92,7 @@ def test_the_offline_page_says_whose_move_each_game_waits_for(browser, live_site
         page.goto("/accounts/profile/")
         expect(page.locator("h1")).to_have_text("You are offline")
         expect(page.locator("#last-games li.game")).to_contain_text("To move: Oleg")
+        expect(page.locator("#last-games li.game")).to_have_text(re.compile(r"^#\d+ Durak · Oleg · To move: Oleg$"))
     finally:
         page.context.set_offline(False)
         page.context.close()
