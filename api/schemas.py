@@ -147,6 +147,9 @@ class NewTable(Schema):
     allow_bots: bool = Field(False, description="bot accounts may join")
     bots_rated_apart: bool = Field(True, description="a game with a bot account is rated in the bots' pool")
     computer_opponents: bool = Field(False, description="fill the other seats with the site's computer players")
+    computer_levels: list[int] = Field(default_factory=list, max_length=8,
+                                       description="the computer players' levels (1, 2, 3), the empty seats' in seat "
+                                                   "order; a seat not given one: level 1")
 
 
 class JoinIn(Schema):
@@ -200,6 +203,8 @@ class ChallengeIn(Schema):
     rated: bool = False
     players: Players | None = None
     computer_opponents: bool = Field(False, description="computer players fill the seats nobody is named for")
+    computer_level: int = Field(1, description="their level (1, 2, 3); a computer level is also challenged by "
+                                               "naming its account (computer-level-1, -2, -3)")
     expires_in: Annotated[int, Field(ge=int(MIN_EXPIRY.total_seconds()), le=int(MAX_EXPIRY.total_seconds()))] | None = Field(
         None, description="seconds (1 hour to 14 days; default 3 days)")
 
