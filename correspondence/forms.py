@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from correspondence.models import Invitation
@@ -20,9 +21,10 @@ class ChallengeForm(NewGameForm):
 
     usernames = forms.CharField(
         label=_("Players to challenge"), max_length=500,
-        help_text=_("Usernames, separated by commas. In pairs, the second one named is your partner. "
-                    "A computer level is challenged by its name: computer-level-1, computer-level-2, "
-                    "computer-level-3."),
+        help_text=format_lazy("{} {}", _("Usernames, separated by commas. In pairs, the second one named is your "
+                                         "partner."),
+                              _("A computer level is challenged by its name: computer-level-1, computer-level-2, "
+                                "computer-level-3.")),
         widget=forms.TextInput(attrs={"list": "player-names", "autocomplete": "off"}),
     )
     expires_in = forms.TypedChoiceField(label=_("They have to answer within"), coerce=int, initial=72 * 3600,
