@@ -113,7 +113,7 @@ def new_computer_game(tag):
     from accounts.computers import computer_account
 
     computer = computer_account(1)
-    game = services.create_seated_game([computer] * 4, "joker", players=4, rated=False)
+    game = services.create_seated_game([computer] * 4, "joker", rated=False)
     return snapshot(game.pk)
 
 
@@ -226,7 +226,8 @@ def new_user(username, password):
 
 OPS = {"new_game": new_game, "new_user": new_user, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
-       "abort_active": abort_active, "new_token": new_token, "revoke_token": revoke_token}
+       "abort_active": abort_active, "new_token": new_token, "revoke_token": revoke_token,
+       "new_computer_game": new_computer_game, "wait_for_version": wait_for_version}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
 '''
 
