@@ -25,6 +25,19 @@ def test_a_level_that_does_not_exist_is_refused_and_no_table_is_made(players, le
     refused = api_for(players[0]).post("/api/v1/games", {"engine": "durak", "players": 3, "rated": False,
                                                           "computer_opponents": True, "computer_levels": levels})
     assert refused.status_code == 400, refused.content
-    assert "There is no computer level" in refused.json()["detail"] if "detail" in refused.json() else \
-        "There is no computer level" in refused.content.decode()
+    assert refused.json()["code"] == "bad_request" and "computer_levels" in refused.json()["message"]
     assert Game.objects.count() == before
+
+
+def test_a_challenge_to_a_level_that_does_not_exist_is_refused(players):
+    refused = api_for(players[0]).post("/api/v1/challenges", {
+        "usernames": ["player1"], "engine": "joker", "players": 4, "computer_opponents": True, "computer_level": 7})
+    assert refused.status_code == 400 and "computer_level" in refused.json()["message"]
+
+
+def test_a_computer_level_is_challenged_by_its_name(players):
+    made = api_for(players[0]).post("/api/v1/challenges", {"usernames": ["computer-level-2"], "engine": "durak"})
+    assert made.status_code == 200, made.content
+    assert made.json()["status"] == "started" and made.json()["game"]
+    game = Game.objects.get(pk=made.json()["game"])
+    assert [(s.is_bot, s.computer_level) for s in game.seats.order_by("position")][1] == (True, 2)
