@@ -246,7 +246,7 @@ class NewGameForm(GameOptionsForm):
         for seat, name in zip(LEVEL_SEATS, self.LEVELS):
             self.fields[name] = forms.TypedChoiceField(
                 label=_("Seat %(n)s") % {"n": seat}, choices=level_choices, coerce=int, initial=DEFAULT_LEVEL,
-                required=False, error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
+                required=False, widget=forms.Select(attrs={"data-seat": seat}), error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
 
     def clean(self):
         data = super().clean()
