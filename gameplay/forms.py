@@ -246,7 +246,8 @@ class NewGameForm(GameOptionsForm):
         for seat, name in zip(LEVEL_SEATS, self.LEVELS):
             self.fields[name] = forms.TypedChoiceField(
                 label=_("Seat %(n)s") % {"n": seat}, choices=level_choices, coerce=int, initial=DEFAULT_LEVEL,
-                required=False, widget=forms.Select(attrs={"data-seat": seat}), error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
+                required=False, widget=forms.Select(attrs={"data-seat": seat}),
+                error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
 
     def clean(self):
         data = super().clean()
@@ -258,7 +259,8 @@ class NewGameForm(GameOptionsForm):
         return [self[name] for name in self.COMMON]
 
     def level_fields(self):
-        """The level of the computer in each seat after the creator's (seat 2 on; those past the table's size are unused)."""
+        """The level of the computer in each seat after the creator's (seat 2 on; those past the
+        table's size are unused)."""
         return [self[name] for name in self.LEVELS]
 
     def computer_levels(self) -> list[int]:
