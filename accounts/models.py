@@ -4,7 +4,7 @@ import zoneinfo
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.crypto import salted_hmac
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.sockets import end_account_sockets
 
@@ -60,12 +60,18 @@ class User(AbstractUser):
     # account made by the staff or a command has it from the start.
     address_confirmed = models.BooleanField(_("address confirmed"), default=True)
     bot_since = models.DateTimeField(_("bot since"), null=True, blank=True, editable=False)
+    # The account of a computer level (issue 43; accounts/computers.py): it holds the level's rating
+    # per game in the computers' pool and is challenged by name; it never logs in (no password).
+    computer_level = models.PositiveSmallIntegerField(_("computer level"), null=True, blank=True, unique=True,
+                                                      editable=False)
 
     BOT_LABEL = "BOT"  # the same in every language, as chess sites write it
 
     @property
     def name(self) -> str:
         """The name shown everywhere: a bot account's carries the label."""
+        if self.computer_level is not None:  # in the reader's language, as every computer's name
+            return gettext("Computer, level %(level)s") % {"level": self.computer_level}
         shown = self.display_name or self.username
         return f"{self.BOT_LABEL} {shown}" if self.is_bot else shown
 

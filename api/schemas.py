@@ -14,7 +14,8 @@ from gameplay.clocks import PRESETS
 from gameplay.inbound import MAX_INT
 from gameplay.engine import ENGINES
 from gameplay.models import ChatMessage, Game
-from gameplay.services.tables import MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MAX_SERIES
+from gameplay.bots import LEVELS
+from gameplay.services.tables import MAX_LEVELS_GIVEN, MAX_MOVE_SECONDS, MAX_RESERVE_SECONDS, MAX_SERIES
 
 
 # An id or number in a path: beyond this no row has it, and the database would refuse to compare (a 400).
@@ -41,6 +42,7 @@ Name = Annotated[str, Field(min_length=1, max_length=16)]
 Scalar = Annotated[str, Field(max_length=16)] | Whole | bool | None
 Value = Scalar | Annotated[list[Scalar], Field(max_length=6)]
 ReserveSeconds = Annotated[int, Field(ge=0, le=MAX_RESERVE_SECONDS)]
+ComputerLevel = Annotated[int, Field(ge=min(LEVELS), le=max(LEVELS), description="a computer level: 1, 2 or 3")]
 
 
 class Error(Schema):
@@ -147,6 +149,9 @@ class NewTable(Schema):
     allow_bots: bool = Field(False, description="bot accounts may join")
     bots_rated_apart: bool = Field(True, description="a game with a bot account is rated in the bots' pool")
     computer_opponents: bool = Field(False, description="fill the other seats with the site's computer players")
+    computer_levels: list[ComputerLevel] = Field(default_factory=list, max_length=MAX_LEVELS_GIVEN,
+                                       description="the computer players' levels (1, 2, 3), the empty seats' in seat "
+                                                   "order; a seat not given one: level 1")
 
 
 class JoinIn(Schema):
@@ -200,6 +205,8 @@ class ChallengeIn(Schema):
     rated: bool = False
     players: Players | None = None
     computer_opponents: bool = Field(False, description="computer players fill the seats nobody is named for")
+    computer_level: ComputerLevel = Field(1, description="their level (1, 2, 3); a computer level is also challenged by "
+                                               "naming its account (computer-level-1, -2, -3)")
     expires_in: Annotated[int, Field(ge=int(MIN_EXPIRY.total_seconds()), le=int(MAX_EXPIRY.total_seconds()))] | None = Field(
         None, description="seconds (1 hour to 14 days; default 3 days)")
 

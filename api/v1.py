@@ -123,12 +123,13 @@ def my_games(request):
 @games.post("", response=_responses(GameSummary), auth=auth.PLAY, summary="Create a table")
 def create_table(request, body: NewTable):
     ensure_may_play(request.user)
+    levels = services.checked_levels(body.computer_levels)  # before the table: a level that does not exist makes none
     game = services.create_game(
         request.user, body.engine, body.options, players=body.players, time_preset=body.time_preset,
         move_seconds=body.move_seconds, reserve_seconds=body.reserve_seconds, is_private=body.is_private,
         rated=body.rated, allow_bots=body.allow_bots, bots_rated_apart=body.bots_rated_apart)
     if body.computer_opponents:
-        services.fill_with_bots(game.pk, request.user)
+        services.fill_with_bots(game.pk, request.user, levels)
         game.refresh_from_db()
     return summary(game, my_position(request, game), request.user)
 
@@ -280,7 +281,8 @@ def challenge(request, body: ChallengeIn):
     made = challenges_service.create_challenge(
         request.user, body.usernames, body.engine, body.options,
         body.time_control.dict(exclude_none=True) if body.time_control else None, rated=body.rated,
-        fill_with_bots=body.computer_opponents, expires_in=body.expires_in, players=body.players)
+        fill_with_bots=body.computer_opponents, expires_in=body.expires_in, players=body.players,
+        computer_level=body.computer_level)
     limits.count(request, challenge_limits(request.user))
     return _challenge(made.pk)
 

@@ -365,6 +365,14 @@ CELERY_TASK_IGNORE_RESULT = True
 # and computer moves its players' moves queue are run next to them; beat's
 # sweep still finds, from its one set, whatever a set's queue loses.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# The computer players' moves (issue 43) go to a queue of their own, consumed by a worker of its own
+# (config/supervisord.conf's `computers`), so that a table of four computers searching their moves
+# never keeps a deadline or a notice of the default queue waiting. A set with its own CELERY_QUEUE
+# gets its own computers' queue too ("<queue>.computers").
+CELERY_COMPUTER_QUEUE = env.str(
+    "CELERY_COMPUTER_QUEUE",
+    default="computers" if CELERY_TASK_DEFAULT_QUEUE == "celery" else f"{CELERY_TASK_DEFAULT_QUEUE}.computers")
+CELERY_TASK_ROUTES = {"gameplay.tasks.play_bot": {"queue": CELERY_COMPUTER_QUEUE}}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this

@@ -1,7 +1,9 @@
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from correspondence.models import Invitation
+from gameplay.computer_levels import DEFAULT_LEVEL, level_choices, level_help
 from gameplay.forms import NewGameForm
 
 EXPIRY_HOURS = (1, 12, 24, 72, 168, 336)
@@ -19,13 +21,22 @@ class ChallengeForm(NewGameForm):
 
     usernames = forms.CharField(
         label=_("Players to challenge"), max_length=500,
-        help_text=_("Usernames, separated by commas. In pairs, the second one named is your partner."),
+        help_text=format_lazy("{} {}", _("Usernames, separated by commas. In pairs, the second one named is your "
+                                         "partner."),
+                              _("A computer level is challenged by its name: computer-level-1, computer-level-2, "
+                                "computer-level-3.")),
         widget=forms.TextInput(attrs={"list": "player-names", "autocomplete": "off"}),
     )
     expires_in = forms.TypedChoiceField(label=_("They have to answer within"), coerce=int, initial=72 * 3600,
                                         choices=())
 
-    COMMON = ["usernames", *NewGameForm.COMMON, "expires_in"]
+    computer_level = forms.TypedChoiceField(
+        label=_("Level of the computer players"), choices=level_choices, coerce=int, initial=DEFAULT_LEVEL,
+        required=False, help_text=level_help,
+        error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
+
+    COMMON = ["usernames", *NewGameForm.COMMON, "computer_level", "expires_in"]
+    LEVELS: list[str] = []  # one level for the computers of a challenge, not one per seat
     field_order = COMMON
 
     def __init__(self, *args, **kwargs):

@@ -59,6 +59,8 @@ class Challenge(models.Model):
     table = models.JSONField(_("time control and table settings"), default=dict, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     fill_with_bots = models.BooleanField(_("fill the other seats with computer players"), default=False)
+    # Their level (gameplay.bots.LEVELS); a computer level named in the challenge plays at its own.
+    computer_level = models.PositiveSmallIntegerField(_("level of the computer players"), default=1)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING,
                               db_index=True)
     created_at = models.DateTimeField(_("sent at"), auto_now_add=True)

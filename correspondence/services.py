@@ -25,13 +25,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.standing import is_suspended, suspension_message
-from accounts import blocks, verification
+from accounts import blocks, computers, verification
 from accounts.models import Block
 from correspondence import emails, live
 from correspondence.models import Challenge, Follow, Invitation, Note
 from correspondence.signals import challenge_received
 from correspondence.terms import challenge_terms
 from gameplay import services as game_services
+from gameplay.computer_levels import DEFAULT_LEVEL, UnknownLevel, checked_level
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game
@@ -178,14 +179,15 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
         if is_suspended(user):  # he could not accept it; the words do not say why (README "API")
             raise CorrespondenceError(_("%(name)s cannot take challenges now.") % {"name": user.name}, code="refused")
         users.append(user)
-    _refuse_if_blocked(by, users)
-    followers = set(Follow.objects.filter(followed=by, follower__in=users).values_list("follower_id", flat=True))
-    if not verification.is_verified(by) and any(u.pk not in followers for u in users):
+    people = [user for user in users if not computers.is_computer(user)]  # a computer level takes any challenge
+    _refuse_if_blocked(by, people)
+    followers = set(Follow.objects.filter(followed=by, follower__in=people).values_list("follower_id", flat=True))
+    if not verification.is_verified(by) and any(u.pk not in followers for u in people):
         # Until his address is confirmed, a player challenges only those who follow him.
         raise CorrespondenceError(verification.unverified_message(_("challenge a player who does not follow you")),
                                   code=verification.UNVERIFIED)
-    strangers = set(u.pk for u in users if u.challenges_from_friends_only) - followers
-    for user in users:
+    strangers = set(u.pk for u in people if u.challenges_from_friends_only) - followers
+    for user in people:
         if user.pk in strangers:
             raise CorrespondenceError(
                 _("%(name)s accepts challenges from friends only.") % {"name": user.name}, code="refused")
@@ -195,19 +197,26 @@ def _challenged_users(by, usernames: Iterable[str]) -> list:
 @transaction.atomic
 def create_challenge(by, usernames: list[str], game_kind: str, options: dict | None = None,
                      time_control: dict | None = None, rated: bool = False, fill_with_bots: bool = False,
-                     expires_in: int | float | timedelta | None = None, players: int | None = None) -> Challenge:
+                     expires_in: int | float | timedelta | None = None, players: int | None = None,
+                     computer_level: int = DEFAULT_LEVEL) -> Challenge:
     """Challenge the players `usernames` to a table of `game_kind` (an engine
     slug) with `options` and `time_control` (gameplay's table keywords:
     TABLE_KEYS). The challenger sits in seat 0, the challenged players in
     the order named (in pairs the second named sits opposite the
     challenger: his partner). `players`: the table's size (default: everyone
     named, or the game's smallest table); seats beyond those named are
-    filled with computer players, which `fill_with_bots` must then allow.
+    filled with computer players of `computer_level`, which `fill_with_bots` must then allow.
+    A computer level's account named (accounts/computers.py: a level challenged directly)
+    accepts at once and plays its seat; a challenge naming only computers starts at once.
     Expires after `expires_in` (seconds or a timedelta; default 3 days)."""
     if is_suspended(by):
         raise CorrespondenceError(suspension_message(by), code="suspended")
     if game_kind not in ENGINES:
         raise CorrespondenceError(_("Unknown game."), code="bad_request")
+    try:
+        computer_level = checked_level(computer_level)
+    except UnknownLevel as exc:
+        raise CorrespondenceError(str(exc), code="bad_request") from None
     users = _challenged_users(by, usernames)
     humans = 1 + len(users)
     players = players or max(humans, get_engine(game_kind).min_players)
@@ -225,12 +234,25 @@ def create_challenge(by, usernames: list[str], game_kind: str, options: dict | N
         raise CorrespondenceError(_("Unknown time control."), code="bad_request") from None
     challenge = Challenge.objects.create(
         created_by=by, engine=game_kind, seats_count=players, options=checked.options, table=table,
-        rated=bool(rated), fill_with_bots=players > humans, expires_at=timezone.now() + _expiry(expires_in),
+        rated=bool(rated), fill_with_bots=players > humans, computer_level=computer_level,
+        expires_at=timezone.now() + _expiry(expires_in),
     )
-    Invitation.objects.bulk_create(
-        Invitation(challenge=challenge, user=user, position=position) for position, user in enumerate(users, 1))
-    transaction.on_commit(lambda: _after_challenge_sent(challenge, users))
+    now = timezone.now()
+    Invitation.objects.bulk_create(_invitation(challenge, user, position, now) for position, user in enumerate(users, 1))
+    people = [user for user in users if not computers.is_computer(user)]
+    if not people:
+        _start(challenge, now)
+    else:
+        transaction.on_commit(lambda: _after_challenge_sent(challenge, people))
     return challenge
+
+
+def _invitation(challenge: Challenge, user, position: int, now) -> Invitation:
+    """A challenged player's invitation: waiting for the answer, or accepted at once by a computer level."""
+    if computers.is_computer(user):
+        return Invitation(challenge=challenge, user=user, position=position, answer=Invitation.Answer.ACCEPTED,
+                          answered_at=now)
+    return Invitation(challenge=challenge, user=user, position=position)
 
 
 def _after_challenge_sent(challenge: Challenge, users: list) -> None:
@@ -332,9 +354,12 @@ def _start(challenge: Challenge, now) -> None:
                 game = game_services.create_game(users[0], challenge.engine, challenge.options,
                                                  players=challenge.seats_count,
                                                  allow_bots=any(user.is_bot for user in users), **table)
-                for user in users[1:]:
-                    game_services.join_game(game.pk, user)
-                game = game_services.fill_with_bots(game.pk, users[0])
+                for position, user in enumerate(users[1:], 1):
+                    if not computers.is_computer(user):
+                        game_services.join_game(game.pk, user, position)
+                levels = [user.computer_level if computers.is_computer(user) else None for user in users]
+                levels += [challenge.computer_level] * (challenge.seats_count - len(users))
+                game = game_services.fill_with_bots(game.pk, users[0], [lvl for lvl in levels if lvl is not None])
             else:
                 game = game_services.create_seated_game(users, challenge.engine, challenge.options, **table)
     except game_services.GameError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from gameplay.computer_levels import DEFAULT_LEVEL
 from correspondence.models import Challenge
 from gameplay import labels
 from gameplay import services as game_services
@@ -30,7 +31,9 @@ def challenge_terms(challenge: Challenge) -> list[str]:
     """Every term of the challenge's table in a few words each, in the active language."""
     terms = labels.table_terms(challenge_table(challenge))
     if challenge.fill_with_bots:
-        terms.append(gettext("with computer players"))
+        level = challenge.computer_level
+        terms.append(gettext("with computer players") if level == DEFAULT_LEVEL
+                     else gettext("with computer players of level %(level)s") % {"level": level})
     return terms
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import limits
+from gameplay.computer_levels import DEFAULT_LEVEL
 from correspondence import display, selectors, services
 from correspondence.forms import AnswerForm, ChallengeForm, UsernameForm
 from correspondence.limits import challenge_limits
@@ -106,7 +107,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             services.create_challenge(
                 request.user, form.usernames_list(), data["engine"], form.engine_options(), form.time_control(),
                 rated=data["rated"], fill_with_bots=data["fill_with_bots"], expires_in=data["expires_in"],
-                players=data["players"])
+                players=data["players"], computer_level=data["computer_level"] or DEFAULT_LEVEL)
         except services.CorrespondenceError as exc:
             form.add_error(None, exc.message)
             status = 400

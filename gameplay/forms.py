@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from gameplay import clocks, labels
+from gameplay.computer_levels import DEFAULT_LEVEL, descriptions as level_descriptions, level_choices
 from gameplay.durations import DurationField
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
@@ -207,6 +208,9 @@ class GameOptionsForm(forms.Form):
         return ""
 
 
+LEVEL_SEATS = range(2, 7)  # the seats after the creator's, at the largest table (6)
+
+
 class NewGameForm(GameOptionsForm):
     engine = forms.ChoiceField(label=_("Game"))
     players = forms.IntegerField(label=_("Number of players"), min_value=2, max_value=6, required=False)
@@ -242,6 +246,7 @@ class NewGameForm(GameOptionsForm):
         help_text=_("Programs playing through the API, labelled BOT. Their games are rated in the bots' own pool."),
     )
 
+    LEVELS = [f"computer_level_{seat}" for seat in LEVEL_SEATS]
     COMMON = ["engine", "players", "time_preset", "move_seconds", "reserve_seconds", "on_timeout", "night_pause",
               "series_length", "is_private", "rated", "fill_with_bots", "allow_bots"]
     TIMERS = {"durak": ["attacker_seconds", "defender_seconds", "throwers_seconds"]}  # the table's clocks
@@ -251,6 +256,11 @@ class NewGameForm(GameOptionsForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["engine"].choices = [(slug, engine_name(engine)) for slug, engine in ENGINES.items()]
+        for seat, name in zip(LEVEL_SEATS, self.LEVELS):
+            self.fields[name] = forms.TypedChoiceField(
+                label=_("Seat %(n)s") % {"n": seat}, choices=level_choices, coerce=int, initial=DEFAULT_LEVEL,
+                required=False, widget=forms.Select(attrs={"data-seat": seat}),
+                error_messages={"invalid_choice": _("There is no computer level %(value)s.")})
 
     def clean(self):
         data = super().clean()
@@ -260,6 +270,19 @@ class NewGameForm(GameOptionsForm):
 
     def common_fields(self):
         return [self[name] for name in self.COMMON]
+
+    def level_fields(self):
+        """The level of the computer in each seat after the creator's (seat 2 on; those past the
+        table's size are unused)."""
+        return [self[name] for name in self.LEVELS]
+
+    def computer_levels(self) -> list[int]:
+        """The levels chosen for the empty seats, in seat order."""
+        return [self.cleaned_data.get(name) or DEFAULT_LEVEL for name in self.LEVELS]
+
+    @staticmethod
+    def level_descriptions():
+        return level_descriptions()
 
     def timer_seconds(self) -> dict:
         if self.cleaned_data["engine"] != "durak":

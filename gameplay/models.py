@@ -212,6 +212,8 @@ class Seat(models.Model):
         verbose_name=_("player"), db_index=False,
     )
     is_bot = models.BooleanField(_("computer player"), default=False)
+    # The level of the computer playing the seat (gameplay.bots.LEVELS; read only while is_bot).
+    computer_level = models.PositiveSmallIntegerField(_("computer level"), default=1)
     team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
     reserve_seconds_left = models.PositiveIntegerField(_("reserve left, seconds"), default=0)
     # The clock of the seat's current turn (all None/False while not on the clock).
@@ -276,7 +278,7 @@ class Seat(models.Model):
     @property
     def player_name(self) -> str:
         if self.is_bot:
-            return _("Computer %(n)s") % {"n": self.position + 1}
+            return _("Computer %(n)s (level %(level)s)") % {"n": self.position + 1, "level": self.computer_level}
         return self.user.name if self.user else "—"
 
     @property

@@ -18,6 +18,7 @@ from django.template.loader import get_template
 from django.utils.translation import get_language
 
 from gameplay.engine import ENGINES
+from gameplay import computer_levels
 from gameplay.forms import NewGameForm
 from gameplay.i18n import engine_name
 from gameplay.models import Game, Seat
@@ -65,7 +66,7 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     if template is None:
         raise Http404
     context = {"slug": slug, "game_name": engine_name(ENGINES[slug]), "options": table_options(),
-               "games": games_with_rules()}
+               "games": games_with_rules(), "computer_levels": computer_levels.descriptions()}
     return render(request, template, context)
 
 

@@ -100,7 +100,12 @@ after_commit.set_follow_up(queue_follow_ups)
 
 @shared_task(ignore_result=True)
 def play_bot(game_id: int, version: int) -> None:
-    services.play_bot_move(game_id, version)
+    """A computer's move, in the computers' own queue (settings.CELERY_TASK_ROUTES): a table of
+    computers thinking never holds up the deadlines and notices of the default queue."""
+    try:
+        services.play_bot_move(game_id, version)
+    except services.GameError as exc:  # its level or its player refuses: the game is left as it was
+        log.warning("the computer's move in game %s was refused: %s", game_id, exc.message)
 
 
 def queue_bot_move(game_id: int, version: int) -> None:

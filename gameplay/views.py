@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from gameplay import inbound, lookups, services
+from gameplay import computer_levels, inbound, lookups, services
+from gameplay.computer_levels import DEFAULT_LEVEL
 from gameplay.broadcast import chat_history, game_payload
 from gameplay.engine import get_engine
 from gameplay.forms import JoinForm, NewGameForm
@@ -20,6 +21,7 @@ from gameplay.replaced import replacement_of
 from gameplay.results import game_result
 from accounts import verification
 from accounts.primary_reads import reads_primary
+from gameplay.services import tables
 from gameplay.services.base import ensure_may_play
 from gameplay.rules import first_time_at, rules_template
 
@@ -208,7 +210,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 allow_bots=data["allow_bots"],
             )
             if data["fill_with_bots"]:
-                services.fill_with_bots(game.pk, request.user)
+                services.fill_with_bots(game.pk, request.user, levels=form.computer_levels())
         except services.GameError as exc:
             form.add_error(None, exc.message)
         except OperationalError as exc:
@@ -291,6 +293,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "in_pairs": any(seat.team is not None for seat in seats),
         "payload": payload,
         "invite_url": request.build_absolute_uri(f"/invite/{game.invite_code}/"),
+        "computer_levels": computer_levels.descriptions() if game.status == Game.Status.OPEN else [],
         "move_log": move_log(game, seats, position) if game.status != Game.Status.OPEN else [],
         "result": result,
         # The page of a game that is over opens no socket: its chat is shown here, read-only.
@@ -353,7 +356,12 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def fill_bots(request: HttpRequest, game_id: int) -> HttpResponse:
-    _run(request, services.fill_with_bots, game_id, request.user)
+    """The empty seats to computers, all of the level posted (none posted: level 1)."""
+    level = request.POST.get("level") or str(DEFAULT_LEVEL)
+    if not level.isdigit() or len(level) > 3:
+        messages.error(request, _("There is no computer level %(value)s.") % {"value": level[:20]})
+        return redirect("game", game_id=game_id)
+    _run(request, services.fill_with_bots, game_id, request.user, [int(level)] * tables.MAX_LEVELS_GIVEN)
     return redirect("game", game_id=game_id)
 
 

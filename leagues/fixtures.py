@@ -77,14 +77,15 @@ def _suspended(entry: Entry) -> bool:
 
 
 def computer_for(entry: Entry, game_ids: list[int], actor, reason: str | None = None) -> None:
-    """A computer player takes every seat of the withdrawn entry (both
-    partners of a pair) in these games in play: a substitution by `actor`,
+    """A computer player, of the level the league's organizer chose, takes every seat of the
+    withdrawn entry (both partners of a pair) in these games in play: a substitution by `actor`,
     audited as such (`moderation.services.games.substitute_seat`)."""
     players = {entry.user_id, entry.partner_id} - {None}
     reason = reason or _("%(who)s withdrew from the league season.") % {"who": entry}
     seats = Seat.objects.filter(game_id__in=game_ids, game__status=Game.Status.ACTIVE, user_id__in=players)
     for game_id, position in seats.order_by("game_id", "position").values_list("game_id", "position"):
-        moderation.substitute_seat(game_id, position, actor, reason, user=None)
+        moderation.substitute_seat(game_id, position, actor, reason, user=None,
+                                   computer_level=entry.season.league.computer_level)
 
 
 def computer_may_substitute(game_id: int) -> bool:

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import clocks
+from gameplay.computer_levels import DEFAULT_LEVEL, level_choices, level_help
 from gameplay.engine import ENGINES
 from gameplay.forms import GameOptionsForm
 from gameplay.i18n import engine_name
@@ -58,6 +59,9 @@ class LeagueForm(GameOptionsForm):
         label=_("Computer players may take over the seat of a player who left"), required=False, initial=True,
         help_text=_("Never at the start of a game: only as a substitute. Needed for a computer to finish the "
                     "games of a player who withdraws."))
+    computer_level = forms.TypedChoiceField(
+        label=_("Level of the computer substitutes"), choices=level_choices, coerce=int, initial=DEFAULT_LEVEL,
+        required=False, help_text=level_help)
     substitute_results = forms.ChoiceField(
         label=_("The results of a seat given to a substitute"), choices=League.SubstituteResults.choices,
         initial=League.SubstituteResults.ENTRY, required=False)
@@ -111,6 +115,7 @@ class LeagueForm(GameOptionsForm):
             "relegation": data["relegation"], "annul_below_half": data["annul_below_half"],
             "on_withdrawal": data["on_withdrawal"] or League.OnWithdrawal.LOSSES,
             "computer_substitutes": data["computer_substitutes"],
+            "computer_level": data["computer_level"] or DEFAULT_LEVEL,
             "substitute_results": data["substitute_results"] or League.SubstituteResults.ENTRY,
             "tiebreaks": [data[f"tiebreak_{i}"] for i in range(1, TIEBREAK_FIELDS + 1) if data[f"tiebreak_{i}"]],
         }

@@ -75,6 +75,8 @@ class League(models.Model):
                                      default=OnWithdrawal.LOSSES)
     computer_substitutes = models.BooleanField(
         _("computer players may take over a seat (only as a substitute for a player who left)"), default=True)
+    # The level of the computer that takes a seat over (gameplay.bots.LEVELS), the organizer's choice.
+    computer_level = models.PositiveSmallIntegerField(_("level of the computer substitutes"), default=1)
     substitute_results = models.CharField(
         _("the results of a seat given to a substitute"), max_length=16, choices=SubstituteResults.choices,
         default=SubstituteResults.ENTRY,

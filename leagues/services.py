@@ -60,6 +60,7 @@ from django.utils.translation import gettext as _
 from accounts.standing import is_suspended
 from accounts import verification
 from gameplay import services as game_services
+from gameplay.computer_levels import DEFAULT_LEVEL, UnknownLevel, checked_level
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
@@ -116,6 +117,10 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
         raise GameError(_("A computer player can finish a withdrawn player's games only in a league that allows "
                           "computer substitutes."), code="bad_request")
     _check_tiebreaks(settings_of_league.get("tiebreaks") or [])
+    try:
+        checked_level(settings_of_league.get("computer_level", DEFAULT_LEVEL))
+    except UnknownLevel as exc:
+        raise GameError(str(exc), code="bad_request") from None
     _check_points(settings_of_league.get("points_per_place") or [], players)
     closes = settings_of_league.pop("registration_closes_at", None)
     league = League.objects.create(name=name, slug=_free_slug(name), organizer=organizer, engine=engine,

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.computer_levels import DEFAULT_LEVEL, level_choices, level_help
 from gameplay.engine import get_engine
 from gameplay.models import Game, Seat
 from moderation.models import Report
@@ -88,6 +89,8 @@ class SubstituteForm(forms.Form):
     position = forms.TypedChoiceField(label=_("Seat"), coerce=int)
     username = forms.CharField(label=_("Give the seat to the player (user name)"), required=False, max_length=150)
     computer = forms.BooleanField(label=_("Give the seat to a computer player"), required=False)
+    computer_level = forms.TypedChoiceField(label=_("Level of the computer player"), choices=level_choices, coerce=int,
+                                            initial=DEFAULT_LEVEL, required=False, help_text=level_help)
     reason = reason_field()
 
     def __init__(self, seats: list[Seat], *args, **kwargs):
@@ -101,6 +104,7 @@ class SubstituteForm(forms.Form):
         if bool(username) == bool(computer):
             raise forms.ValidationError(_("Give either a player's user name or a computer player."))
         data["user"] = None
+        data["computer_level"] = data.get("computer_level") or DEFAULT_LEVEL
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:

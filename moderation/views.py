@@ -89,7 +89,8 @@ def _act(action: str, game: Game, moderator, form) -> str:
     if action == "adjudicate":
         game_actions.adjudicate_game(game.pk, moderator, data["reason"], form.result())
         return _("Game adjudicated.")
-    game_actions.substitute_seat(game.pk, data["position"], moderator, data["reason"], user=data["user"])
+    game_actions.substitute_seat(game.pk, data["position"], moderator, data["reason"], user=data["user"],
+                                 computer_level=data["computer_level"])
     return _("The seat has a new player.")
 
 

@@ -29,7 +29,7 @@ from gameplay.views import current_game_ids, my_games_rows, my_games_seats, seat
 from pages import player_games
 from pages.forms import FinishedGamesFilter
 from ratings.charts import rating_chart
-from ratings.services import player_ratings, split_pool
+from ratings.services import BOT_POOL, player_ratings, split_pool
 
 CURRENT = [Game.Status.OPEN, Game.Status.ACTIVE]
 LIST_LIMIT = 50
@@ -144,7 +144,8 @@ def ratings_rows(user) -> list[dict]:
     for r in player_ratings(user):
         engine, pool = split_pool(r.engine)  # a bot account's games may be rated in the bots' pool
         name = engine_name(get_engine(engine))
-        rows.append({"engine": engine, "name": f"{name} ({User.BOT_LABEL})" if pool else name, "rating": r.rating,
+        labelled = pool == BOT_POOL  # a computer level's own pool needs no mark: the account is the computer
+        rows.append({"engine": engine, "name": f"{name} ({User.BOT_LABEL})" if labelled else name, "rating": r.rating,
                      "chart": rating_chart(r.history, [localtime(at).date() for at in r.dates], short_date)})
     return rows
 

@@ -27,6 +27,12 @@ Decisions (issue 12):
   (`durak:bots`: `rating_pool`), unless its table says otherwise
   (`Game.bots_rated_apart` off): people's leaderboards and ratings are not
   moved by programs.
+- Computer levels (issue 43): a rated game where every seat is a computer
+  (the duplicate-deal matches of `play_computer_matches`) rates the levels'
+  accounts (accounts/computers.py) in the computers' pool, a key per game
+  kind (`durak:computers`). A level holding several seats of one game is
+  rated once, at the rank of its seats' mean place. A game with people and
+  computers from the start is still not rated, for anybody.
 - `recompute` replays every finished rated game in the order they finished
   and gives the same numbers as the live updates.
 """
@@ -40,6 +46,8 @@ from django.db import transaction
 from django.db.models.functions import Coalesce
 from openskill.models import PlackettLuce
 
+from accounts import computers
+from gameplay.engine import ENGINES
 from gameplay.models import Game, Seat
 from gameplay.results import replaced_players
 from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange, shown
@@ -82,6 +90,8 @@ def rated_players(game: Game, seats: list[Seat]) -> list[Rated]:
     seat's player, or the player a moderator replaced in it, ranked last."""
     if not game.rated or not seats:
         return []
+    if is_computers_only(seats):
+        return _computer_levels_rated(seats)
     replaced = replaced_players(game)
     last = max((s.place or 0) for s in seats) + 1
     rated = []
@@ -104,18 +114,41 @@ def is_rated(game: Game, seats: list[Seat]) -> bool:
 
 
 BOT_POOL = "bots"
+COMPUTER_POOL = "computers"
+
+
+def is_computers_only(seats: list[Seat]) -> bool:
+    return bool(seats) and all(s.is_bot and s.user_id is None for s in seats)
+
+
+def _computer_levels_rated(seats: list[Seat]) -> list[Rated]:
+    """The levels of a computers-only game, each once, ranked by the mean place of its seats
+    (equal means share a rank); none if a seat has no place or a level has no account."""
+    if any(s.place is None for s in seats):
+        return []
+    places: dict[int, list[int]] = {}
+    for seat in seats:
+        places.setdefault(seat.computer_level, []).append(seat.place)
+    accounts = computers.computer_accounts()
+    if not set(places) <= set(accounts) or len(places) < 2:
+        return []
+    means = {level: sum(found) / len(found) for level, found in places.items()}
+    return [Rated(accounts[level].pk, 1 + sum(other < mean for other in means.values()), ("level", level))
+            for level, mean in sorted(means.items())]
 
 
 def rating_pool(game: Game, seats: list[Seat]) -> str:
     """The key a game's ratings are kept under: its game kind, or the bots'
     pool of it when a bot account sits at a table that rates bots apart."""
+    if is_computers_only(seats):
+        return f"{game.engine}:{COMPUTER_POOL}"
     if game.bots_rated_apart and any(s.user_id and s.user.is_bot for s in seats):
         return f"{game.engine}:{BOT_POOL}"
     return game.engine
 
 
 def split_pool(key: str) -> tuple[str, str]:
-    """(game kind, pool: "" for people's, BOT_POOL) of a rating's key."""
+    """(game kind, pool: "" for people's, BOT_POOL, COMPUTER_POOL) of a rating's key."""
     engine, _sep, pool = key.partition(":")
     return engine, pool
 def rate_finished_game(game: Game, **_details) -> None:
@@ -297,3 +330,27 @@ def ratings_in_games(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Ratin
     users, engines = {u for u, _e in pairs}, {e for _u, e in pairs}
     found = {(r.user_id, r.engine): _value(r) for r in Rating.objects.filter(user_id__in=users, engine__in=engines)}
     return {pair: found.get(pair, INITIAL) for pair in pairs}
+
+
+@dataclass(frozen=True)
+class LevelStanding:
+    """A computer level's place among the levels in one game kind (the computers' pool)."""
+
+    level: int
+    user: object  # the level's account
+    rating: RatingValue | None  # None: no rated game between levels yet
+
+
+def computer_levels_ranked() -> dict[str, list[LevelStanding]]:
+    """{game kind: its levels, best first by their rating in the computers' pool (those not rated
+    yet last, by level)}, for every game kind of the site (two queries)."""
+    accounts = computers.computer_accounts()
+    found = {(r.user_id, r.engine): _value(r) for r in Rating.objects.filter(
+        user_id__in=[a.pk for a in accounts.values()], engine__endswith=f":{COMPUTER_POOL}")}
+    ranked = {}
+    for engine in ENGINES:
+        standings = [LevelStanding(level, account, found.get((account.pk, f"{engine}:{COMPUTER_POOL}")))
+                     for level, account in sorted(accounts.items())]
+        ranked[engine] = sorted(standings, key=lambda s: (s.rating is None, -(s.rating.mu - 3 * s.rating.sigma)
+                                                          if s.rating else 0, s.level))
+    return ranked

@@ -2,6 +2,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from gameplay.computer_levels import descriptions as level_descriptions
 from gameplay.engine import ENGINES
 from gameplay.i18n import engine_name
 from gameplay.paging import OpenEndedPaginator
@@ -14,6 +15,16 @@ PLAYERS_PER_PAGE = 50
 
 def index(request: HttpRequest) -> HttpResponse:
     return redirect("leaderboard", engine=next(iter(ENGINES)))
+
+
+def computer_levels(request: HttpRequest) -> HttpResponse:
+    """The computer levels ranked against each other in each game, by their ratings in the computers' pool
+    (from the duplicate-deal matches between them: `manage.py play_computer_matches`)."""
+    ranked = services.computer_levels_ranked()
+    described = dict(level_descriptions())
+    tables = [(slug, engine_name(ENGINES[slug]), [(standing, described[standing.level]) for standing in standings])
+              for slug, standings in ranked.items()]
+    return render(request, "ratings/computer_levels.html", {"tables": tables, "levels": level_descriptions()})
 
 
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:

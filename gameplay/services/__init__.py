@@ -36,11 +36,11 @@ from gameplay.services.moves import order_ahead, play_bot_move, resign, submit_m
 from gameplay.services.orders import (cancel_order, dismiss_orders, due_order_game_ids, order_message, release_orders,
                                       set_order)
 from gameplay.services.tables import (
-    MAX_SERIES, check_table, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
+    MAX_SERIES, check_table, checked_levels, create_game, create_seated_game, fill_with_bots, join_game, leave_game,
 )
 
 __all__ = [
-    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "check_table", "create_game", "create_seated_game",
+    "MAX_SERIES", "RESIGN", "TIMEOUT", "GameError", "MoveResult", "check_table", "checked_levels", "create_game", "create_seated_game",
     "end_vacation", "expire_deadlines", "expire_seat", "fill_with_bots", "join_game", "leave_game", "locked_game", "order_ahead",
     "expiry_forfeits", "overdue_game_ids", "pauses_for", "runs_out_at", "send_time_warnings", "play_bot_move", "post_chat", "resign", "seat_of",
     "submit_move", "take_vacation", "update_clocks", "vacation_days_taken",

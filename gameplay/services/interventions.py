@@ -69,14 +69,16 @@ def end_with_result(game: Game, places: list[int], points: list[float], reason: 
     game_changed(game)
 
 
-def replace_seat(game: Game, seat: Seat, user, reason: str) -> None:
+def replace_seat(game: Game, seat: Seat, user, reason: str, *, computer_level: int = 1) -> None:
     """Give `seat` of the locked `game` (its seats loaded) to `user`, or to a
-    computer player when `user` is None."""
+    computer player of `computer_level` when `user` is None."""
     previous = seat.user
-    _give_seat(game, seat, user)
+    _give_seat(game, seat, user, computer_level)
+    action = {"type": SUBSTITUTE, "seat": seat.position, "computer": user is None, "reason": reason}
+    if user is None:
+        action["level"] = computer_level
     Move.objects.create(game=game, seq=game.version + 1, position=None, by=Move.By.MODERATOR, user=previous,
-                        action={"type": SUBSTITUTE, "seat": seat.position, "computer": user is None,
-                                "reason": reason})
+                        action=action)
     game.version += 1
     game.save(update_fields=["version"])
     engine = get_engine(game.engine)
@@ -88,16 +90,17 @@ def replace_seat(game: Game, seat: Seat, user, reason: str) -> None:
                         user_id=user.pk if user else None, reason=reason)
 
 
-def _give_seat(game: Game, seat: Seat, user) -> None:
+def _give_seat(game: Game, seat: Seat, user, computer_level: int) -> None:
     seat.user = user
     seat.is_bot = user is None
+    seat.computer_level = computer_level
     seat.ahead_scope = None  # the replaced player's private "done in advance"
     standing_orders.drop_orders(game, seat)  # and his standing orders: never for the new holder
     seat.seen_at = None
     seat.auto_streak = 0
     seat.has_vacations = True  # the new holder's vacations are read for the clock
     game.__dict__.pop("_vacations", None)
-    seat.save(update_fields=["user", "is_bot", "ahead_scope", "seen_at", "auto_streak", "has_orders", "order_at"])
+    seat.save(update_fields=["user", "is_bot", "computer_level", "ahead_scope", "seen_at", "auto_streak", "has_orders", "order_at"])
 
 
 def set_message_hidden(message: ChatMessage, hidden: bool) -> None:

@@ -1,6 +1,7 @@
 """Moves: a player's move, a resignation, a computer player's move, and what
 the site adds after a move (a rules upgrade); a "done" said in advance."""
 
+import logging
 import random
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from gameplay import bots, broadcast
 from gameplay import events as game_events
+from gameplay.computer_levels import level_refusal
 from gameplay.engine import get_engine
 from gameplay.engine.core import IllegalMove
 from gameplay.i18n import engine_message_text
@@ -19,6 +21,8 @@ from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
 from gameplay.services.after_commit import game_changed
 from gameplay.services.base import GameError, MoveResult, ensure_may_play, insert_rows, locked_game, save_rows, save_seats, seat_of
+
+log = logging.getLogger(__name__)
 
 
 def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id: str | None = None) -> MoveResult:
@@ -90,22 +94,41 @@ def resign(game_id: int, user) -> MoveResult:
 
 
 @transaction.atomic
-def play_bot_move(game_id: int, expected_version: int) -> bool:
-    """The computer player whose turn it is moves, if the game is still where
-    the task was queued. Running it twice is harmless."""
+def play_bot_move(game_id: int, expected_version: int, position: int | None = None) -> bool:
+    """The computer player whose turn it is moves at its level, if the game is
+    still where the task was queued. Running it twice is harmless. With
+    `position`, only that seat's computer: a seat that is not a computer's, or
+    not waited for, is refused (GameError) and nothing changes."""
     game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or game.version != expected_version:
         return False
     engine = get_engine(game.engine)
-    bot_positions = {s.position for s in game.seats.all() if s.is_bot}
-    acting = [p for p in engine.actors(game.state) if p in bot_positions]
+    computers = {s.position: s for s in game.seats.all() if s.is_bot}
+    if position is not None and position not in computers:
+        raise GameError(_("Seat %(n)s is not played by a computer.") % {"n": _seat_number(position)},
+                        code="not_computer", version=game.version)
+    acting = [p for p in engine.actors(game.state) if p in computers and position in (None, p)]
     if not acting:
+        if position is not None:
+            raise GameError(_("The computer in seat %(n)s has no move to make now.") % {"n": position + 1},
+                            code="not_your_turn", version=game.version)
         return False
-    position = acting[0]
-    rng = random.Random(f"{game.seed}:{game.version}:{position}")
-    action = bots.choose_action(engine, game.state, position, rng)
-    apply_move(game, position, action, by=Move.By.BOT)
+    seat = computers[acting[0]]
+    if seat.computer_level not in bots.LEVELS:
+        raise GameError(level_refusal(seat.computer_level), code="unknown_level", version=game.version)
+    rng = random.Random(f"{game.seed}:{game.version}:{seat.position}")
+    try:
+        action = bots.choose_action(engine, game.state, seat.position, rng, level=seat.computer_level)
+    except ValueError as exc:  # the player refuses (a budget of zero): the game stays as it is
+        log.warning("the computer of game %s seat %s refused to move: %s", game_id, seat.position, exc)
+        raise GameError(_("The computer in seat %(n)s cannot move now.") % {"n": seat.position + 1},
+                        code="computer_refused", version=game.version) from None
+    apply_move(game, seat.position, action, by=Move.By.BOT)
     return True
+
+
+def _seat_number(position) -> str:
+    return str(position + 1) if isinstance(position, int) and not isinstance(position, bool) else repr(position)
 
 
 def _may_apply_stale(game: Game, position: int, action: dict, made_at: int) -> bool:

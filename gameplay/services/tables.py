@@ -11,7 +11,8 @@ from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
 from gameplay.services.after_commit import game_changed, game_created
 from gameplay.loading import cache_seats
-from accounts import blocks
+from accounts import blocks, computers
+from gameplay.computer_levels import DEFAULT_LEVEL, UnknownLevel, checked_level
 from gameplay.services.base import GameError, ensure_verified, locked_game, seat_of
 
 
@@ -152,14 +153,23 @@ def _new_game(user, engine_slug: str, options: dict | None, *, players: int | No
 
 
 def _add_seats(game: Game, users: list) -> list[Seat]:
-    """The saved game's seats, in one statement: `users` in the first ones, in order, the others free."""
+    """The saved game's seats, in one statement: `users` in the first ones, in order, the others free.
+    A computer level's account among them is a computer player of that level (accounts/computers.py)."""
     teams = _teams(game.options, game.seats_count)
-    seats = [Seat(game=game, position=p, user=users[p] if p < len(users) else None,
-                  reserve_seconds_left=game.reserve_seconds, team=teams[p]) for p in range(game.seats_count)]
+    seats = [_seat(game, p, users[p] if p < len(users) else None, teams[p]) for p in range(game.seats_count)]
     Seat.objects.bulk_create(seats)
     if any(seat.pk is None for seat in seats):  # a database that returns no ids from a bulk insert
         seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
     return seats
+
+
+def _seat(game: Game, position: int, user, team: int | None) -> Seat:
+    seat = Seat(game=game, position=position, reserve_seconds_left=game.reserve_seconds, team=team)
+    if computers.is_computer(user):
+        seat.is_bot, seat.computer_level = True, user.computer_level
+    else:
+        seat.user = user
+    return seat
 
 
 @transaction.atomic
@@ -173,10 +183,11 @@ def create_seated_game(users: list, engine_slug: str, options: dict | None = Non
     update. Nobody can have the page of a game made in this transaction open,
     so its commit sends no views; its follow-up work (the first player's
     clock and "your move") is queued as for any start."""
-    if len({user.pk for user in users}) < len(users):
+    people = [user for user in users if not computers.is_computer(user)]
+    if len({user.pk for user in people}) < len(people):
         raise GameError(_("You already have a seat at this table."), code="already_seated")
     game = _new_game(users[0], engine_slug, options, players=len(users), **table)
-    game.allow_bots = any(user.is_bot for user in users)  # whoever gathered them (a challenge, a league) allowed them
+    game.allow_bots = any(user.is_bot for user in people)  # whoever gathered them (a challenge, a league) allowed them
     engine = get_engine(engine_slug)
     now = timezone.now()
     _set_started(game, engine, now)
@@ -238,17 +249,37 @@ def leave_game(game_id: int, user) -> Game:
 
 
 @transaction.atomic
-def fill_with_bots(game_id: int, user) -> Game:
-    """Put computer players in every empty seat (the table's creator or a seated player only)."""
+def fill_with_bots(game_id: int, user, levels: list | None = None) -> Game:
+    """Put computer players in every empty seat (the table's creator or a seated player only):
+    `levels` gives theirs, the empty seats' in seat order (those it does not name: level 1)."""
+    levels = checked_levels(levels)
     game = locked_game(game_id)
     if game.status != Game.Status.OPEN:
         raise GameError(_("This table is no longer taking players."), code="not_open")
     if seat_of(game, user) is None:
         raise GameError(_("Only a player at this table can invite computer players."), code="not_seated")
-    game.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True)
+    empty = list(game.seats.filter(user__isnull=True, is_bot=False).order_by("position"))
+    for seat, level in zip(empty, levels + [DEFAULT_LEVEL] * len(empty)):
+        seat.is_bot, seat.computer_level = True, level
+    Seat.objects.bulk_update(empty, ["is_bot", "computer_level"])
     _start_if_full(game)
     after_table_change(game)
     return game
+
+
+MAX_LEVELS_GIVEN = 8  # more than any table's seats
+
+
+def checked_levels(levels) -> list[int]:
+    """The computer levels a caller asks for, each one that exists; GameError otherwise."""
+    if levels is None:
+        return []
+    if not isinstance(levels, list | tuple) or len(levels) > MAX_LEVELS_GIVEN:
+        raise GameError(_("Computer levels must be a short list of numbers."), code="bad_request")
+    try:
+        return [checked_level(level) for level in levels]
+    except UnknownLevel as exc:
+        raise GameError(str(exc), code="bad_request") from None
 
 
 def _start_if_full(game: Game) -> None:
@@ -301,8 +332,8 @@ def start_next_in_series(game: Game, engine) -> None:
         allow_bots=game.allow_bots, bots_rated_apart=game.bots_rated_apart, series_first=game.series_first or game, series_number=game.series_number + 1,
     )
     Seat.objects.bulk_create(
-        Seat(game=following, position=s.position, user=s.user, is_bot=s.is_bot, team=s.team,
-             reserve_seconds_left=following.reserve_seconds)
+        Seat(game=following, position=s.position, user=s.user, is_bot=s.is_bot, computer_level=s.computer_level,
+             team=s.team, reserve_seconds_left=following.reserve_seconds)
         for s in game.seats.all()
     )
     _start_if_full(following)

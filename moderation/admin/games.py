@@ -332,7 +332,8 @@ class GameAdmin(OrganizerAccess, ModeratorAdmin):
         return self.moderation_form(
             request, game, form,
             lambda form: actions.substitute_seat(game.pk, form.cleaned_data["position"], request.user,
-                                                  form.cleaned_data["reason"], user=form.cleaned_data["user"]),
+                                                  form.cleaned_data["reason"], user=form.cleaned_data["user"],
+                                                  computer_level=form.cleaned_data["computer_level"]),
             _("The seat has a new player."), _("Substitute a seat of game #%(id)s") % {"id": game.pk},
             "admin/gameplay/game/substitute.html")
 

@@ -45,6 +45,7 @@ import math
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from gameplay.computer_levels import DEFAULT_LEVEL, UnknownLevel, checked_level
 from gameplay.engine import get_engine
 from gameplay.models import ChatMessage, Game, Move, Seat
 from gameplay.records import SUBSTITUTE
@@ -161,9 +162,14 @@ def _ranking(places, count: int) -> bool:
 
 
 @transaction.atomic
-def substitute_seat(game_id: int, position: int, moderator, reason: str, *, user=None) -> Game:
+def substitute_seat(game_id: int, position: int, moderator, reason: str, *, user=None,
+                    computer_level: int = DEFAULT_LEVEL) -> Game:
     """Give seat `position` of a game in play to `user`, or to a computer
-    player when `user` is None. The game goes on from where it is."""
+    player of `computer_level` when `user` is None. The game goes on from where it is."""
+    try:
+        computer_level = checked_level(computer_level)
+    except UnknownLevel as exc:
+        raise GameError(str(exc), code="bad_request") from None
     game = locked_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("Only a seat of a game in play can be given to someone else."), code="not_active")
@@ -175,8 +181,10 @@ def substitute_seat(game_id: int, position: int, moderator, reason: str, *, user
     _check_substitute(seats, seat, user)
     previous = seat.user
     before = {"seat": position, "user": seat.user_id, "name": str(seat.player_name), "computer": seat.is_bot}
-    interventions.replace_seat(game, seat, user, reason)
+    interventions.replace_seat(game, seat, user, reason, computer_level=computer_level)
     after = {"seat": position, "user": seat.user_id, "name": str(seat.player_name), "computer": seat.is_bot}
+    if seat.is_bot:
+        after["level"] = seat.computer_level
     record_action(moderator, AuditEntry.Action.SUBSTITUTE, reason, game=game, target_user=previous,
                   before=before, after=after)
     return game

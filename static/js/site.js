@@ -10,6 +10,8 @@
 // - [data-preview-url] in a form: asks that URL, with the fields it names (data-preview-fields),
 //   for lines to show in its [data-preview-lines] whenever one of them changes (Domino Poker's
 //   deal schedule on the new table form); a refusal goes to its [data-preview-error].
+// - <fieldset class="computer-levels"> in a form: shown while its "fill with computer players" box is
+//   ticked, and each seat's level only up to the table's number of players when the form gives one.
 // - <input data-browser-zone="fill">: the time zone box takes the browser's zone when it is one of its list.
 (function () {
   "use strict";
@@ -44,6 +46,22 @@
       });
     }
     select.addEventListener("change", sync);
+    sync();
+  });
+
+  document.querySelectorAll("form fieldset.computer-levels").forEach(function (box) {
+    const form = box.closest("form");
+    const fill = form.elements.fill_with_bots;
+    const players = form.elements.players;
+    function sync() {
+      box.hidden = Boolean(fill) && !fill.checked;
+      const count = players && players.value ? Number(players.value) : Infinity;
+      box.querySelectorAll("select[data-seat]").forEach(function (select) {
+        select.closest("label").hidden = Number(select.dataset.seat) > count;
+      });
+    }
+    form.addEventListener("change", sync);
+    form.addEventListener("input", sync);
     sync();
   });
 

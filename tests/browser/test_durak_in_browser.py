@@ -233,7 +233,7 @@ def test_play_a_two_player_game_against_the_computer_to_the_end(page, live_site)
     result = sheet.locator("p.durak-mark, p", has_text=re.compile(r"is the durak\.|ended in a draw\."))
     expect(result.first).to_be_visible()
     if sorted(points) == ["0", "1"]:
-        expect(sheet.locator("p.durak-mark")).to_have_text(re.compile(r"^Game 1: (Vanya|Computer 2) is the durak\.$"))
+        expect(sheet.locator("p.durak-mark")).to_have_text(re.compile(r"^Game 1: (Vanya|Computer 2 \(level 1\)) is the durak\.$"))
 
     if not screenshot_taken:
         page.screenshot(path=SCREENSHOT, full_page=True)

@@ -158,7 +158,7 @@ def test_sign_up_create_a_table_and_play_the_first_deals(page, live_site):
                   if e.get("type") in ("bid", "played") and e.get("seat") != 0]
     assert bot_events, "no computer move arrived over the WebSocket"
     log = table.locator(".event-log li")
-    expect(log.filter(has_text=re.compile(r"^Computer [234] (played|bid) "))).not_to_have_count(0)
+    expect(log.filter(has_text=re.compile(r"^Computer [234] \(level 1\) (played|bid) "))).not_to_have_count(0)
     expect(log.filter(has_text=f"Deal {PLAY_UNTIL_DEAL} begins")).to_have_count(1)
 
     # The sheet followed: refreshed for the latest version, deals 1 and 2 filled in.

@@ -8,7 +8,7 @@ from tests.browser.conftest import log_in, log_in_to_the_admin
 
 pytestmark = pytest.mark.browser
 PASSWORD = "kitchen-Table-2024"
-COMPUTERS = "Computer 2, Computer 3, Computer 4"
+COMPUTERS = "Computer 2 (level 1), Computer 3 (level 1), Computer 4 (level 1)"
 
 
 def test_my_games_in_the_lobby_name_the_opponents(page, live_site):
@@ -64,5 +64,5 @@ def test_the_lobbys_games_in_play_name_their_players(page, live_site):
     seated = games.filter(has_text="zlata").first.locator(".seated .player")
     expect(seated).to_have_count(4)
     expect(seated.first).to_contain_text("zlata")
-    expect(seated.nth(1)).to_have_text("Computer 2")
+    expect(seated.nth(1)).to_have_text("Computer 2 (level 1)")
     assert page.js_errors == []

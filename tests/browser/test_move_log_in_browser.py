@@ -31,13 +31,13 @@ def test_the_move_log_keeps_stakes_secret_until_the_reveal_and_reads_in_each_vis
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(re.compile(re.escape(setup["url"]) + "$"))
     lines = log_lines(page)
-    assert lines == [f"Computer {seat + 1} stakes in secret" for seat in stakers], lines
+    assert lines == [f"Computer {seat + 1} (level 1) stakes in secret" for seat in stakers], lines
     expect(page.locator("details.move-log")).not_to_contain_text("{")
 
     russian = new_page(browser, live_site, locale="ru-RU")
     try:
         russian.goto(setup["url"])
-        assert log_lines(russian) == [f"Компьютер {seat + 1} делает ставку втайне" for seat in stakers]
+        assert log_lines(russian) == [f"Компьютер {seat + 1} (уровень 1) делает ставку втайне" for seat in stakers]
     finally:
         russian.context.close()
 
@@ -47,6 +47,6 @@ def test_the_move_log_keeps_stakes_secret_until_the_reveal_and_reads_in_each_vis
     wait_for_version_above(page, setup["version"])
     page.reload()
     lines = log_lines(page)
-    expected = [f"Computer {seat + 1} stakes {setup['stakes'][str(seat)]} tokens" for seat in stakers]
+    expected = [f"Computer {seat + 1} (level 1) stakes {setup['stakes'][str(seat)]} tokens" for seat in stakers]
     assert lines[:3] == expected + ["olga stakes 20 tokens"], lines
     assert page.js_errors == []

@@ -133,7 +133,7 @@ def test_create_a_table_with_chosen_options_and_play_the_first_deals(page, live_
         assert all(re.fullmatch(r"—|\d+", b) for b in bids), bids
     expect(sheet.locator("tr.special-heading")).to_contain_text("miser")
     log = table.locator(".event-log li")
-    expect(log.filter(has_text=re.compile(r"^Computer [23] (played|bid) "))).not_to_have_count(0)
+    expect(log.filter(has_text=re.compile(r"^Computer [23] \(level 1\) (played|bid) "))).not_to_have_count(0)
     assert page.js_errors == [], page.js_errors
     page.screenshot(path=SCREENSHOT, full_page=True)
     assert time.monotonic() - started < 120

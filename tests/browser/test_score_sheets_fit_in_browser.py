@@ -33,7 +33,7 @@ def games(live_site) -> dict:
 
 
 def name_of(position: int) -> str:
-    return USERNAME if position == 0 else f"Компьютер {position + 1}"
+    return USERNAME if position == 0 else f"Компьютер {position + 1} (уровень 1)"
 
 
 def measured(browser, live_site, width: int, path: str) -> dict:

@@ -138,14 +138,15 @@ def test_in_pairs_the_joiner_chooses_his_partner_and_every_page_names_the_pairs(
     creator.locator("#fill-bots").click()
     expect_running_game(creator)
     expect_running_game(joiner)
-    expected = {0: ("Anna", "Boris"), 1: ("Computer 2", "Computer 4"), 2: ("Boris", "Anna"), 3: ("Computer 4", "Computer 2")}
+    expected = {0: ("Anna", "Boris"), 1: ("Computer 2 (level 1)", "Computer 4 (level 1)"), 2: ("Boris", "Anna"),
+                3: ("Computer 4 (level 1)", "Computer 2 (level 1)")}
     for page, me in ((creator, "Anna"), (joiner, "Boris")):
         expect(page.locator("#table .seat.me .name")).to_contain_text(me)
         for position, (name, partner) in expected.items():
             seat = page.locator(f'#table .seat[data-position="{position}"]')
             expect(seat.locator(".name")).to_contain_text(name)
             expect(seat.locator(".partner")).to_have_text(f"partner: {partner}")
-        expect(page.locator("#sheet")).to_contain_text("Pairs: Anna and Boris against Computer 2 and Computer 4.")
+        expect(page.locator("#sheet")).to_contain_text("Pairs: Anna and Boris against Computer 2 (level 1) and Computer 4 (level 1).")
     creator.screenshot(path=PAIRS_GAME_SCREENSHOT, full_page=True)
     assert not creator.js_errors and not joiner.js_errors, creator.js_errors + joiner.js_errors
 

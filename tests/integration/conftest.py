@@ -108,6 +108,23 @@ def new_game(tag, move_seconds, reserve_seconds):
     return snapshot(game.pk)
 
 
+def new_computer_game(tag):
+    """A Joker table of four computers (level 1; each seat named by its level's account), started."""
+    from accounts.computers import computer_account
+
+    computer = computer_account(1)
+    game = services.create_seated_game([computer] * 4, "joker", rated=False)
+    return snapshot(game.pk)
+
+
+def wait_for_version(game_id, version, seconds):
+    """Poll every 0.25 s until the game reaches `version` (or `seconds` passed): its snapshot."""
+    give_up = time.monotonic() + seconds
+    while Game.objects.get(pk=game_id).version < version and time.monotonic() < give_up:
+        time.sleep(0.25)
+    return snapshot(game_id)
+
+
 def wait_for_timeouts(game_ids, seconds):
     """Poll every 0.25 s until each game has a Move by="timeout" (or `seconds`
     passed); then the snapshots of all of them, taken at once."""
@@ -209,7 +226,8 @@ def new_user(username, password):
 
 OPS = {"new_game": new_game, "new_user": new_user, "end_session": end_session, "change_password": change_password, "wait_for_timeouts": wait_for_timeouts, "snapshots": snapshots,
        "sessions": sessions, "new_game_with_deadline_copies": new_game_with_deadline_copies,
-       "abort_active": abort_active, "new_token": new_token, "revoke_token": revoke_token}
+       "abort_active": abort_active, "new_token": new_token, "revoke_token": revoke_token,
+       "new_computer_game": new_computer_game, "wait_for_version": wait_for_version}
 print(json.dumps(OPS[sys.argv[1]](*json.loads(sys.argv[2]))))
 '''
 
@@ -336,17 +354,19 @@ class CeleryStack:
             if waiting:
                 time.sleep(0.1)
 
-    def start_worker(self, *, alongside: bool = False, pool: str = "solo", queues: tuple[str, ...] = ()) -> Process:
+    def start_worker(self, *, alongside: bool = False, pool: str = "solo", queues: tuple[str, ...] = (),
+                     only: tuple[str, ...] | None = None) -> Process:
         """A worker (`worker`: the last one started). `alongside`: next to a running
         one, both taking tasks from the same queue; `pool`: Celery's (production
-        runs prefork); `queues`: queues of its own that it consumes too."""
+        runs prefork); `queues`: queues of its own that it consumes too. It consumes the computers'
+        queue as well (settings.CELERY_COMPUTER_QUEUE), which `make run` gives a worker of its own;
+        `only`: exactly these queues instead."""
         if not alongside:
             assert self.worker is None or not self.worker.running(), "a worker is already running"
         number = sum(p.name.startswith("worker") for p in self.processes) + 1
         args = ["worker", "--loglevel=INFO", f"--pool={pool}", "--concurrency=1", "-n", f"worker{number}@%h",
                 "--without-gossip", "--without-mingle", "--without-heartbeat"]
-        if queues:
-            args += ["-Q", ",".join(["celery", *queues])]
+        args += ["-Q", ",".join(only if only is not None else ["celery", "computers", *queues])]
         self.worker = self._start(f"worker{number}", args, ready_marker=" ready.")
         return self.worker
 

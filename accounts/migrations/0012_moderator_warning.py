@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0010_time_zone_chosen_by_the_player'),
+        ('accounts', '0011_computer_level_accounts'),
     ]
 
     operations = [
