@@ -145,6 +145,8 @@ class Round(models.Model):
     started_at = models.DateTimeField(_("started"))
     deadline = models.DateTimeField(_("deadline"))
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # When its players were warned that the deadline is near (once per round).
+    warned_at = models.DateTimeField(_("deadline warning sent"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")

@@ -1,4 +1,5 @@
 import pytest
+from django.test import TestCase
 
 from gameplay import services as game_services
 from gameplay.models import Game
@@ -29,9 +30,17 @@ def round_tables(tournament: Tournament, number: int) -> list[Table]:
                 .select_related("game").order_by("board"))
 
 
+def committed():
+    """Run what the block queues after its commit (the next round's task, the notices), as a real commit
+    would: the tests' transaction is never committed."""
+    return TestCase.captureOnCommitCallbacks(execute=True)
+
+
 def play_round(tournament: Tournament, number: int, loser_seat: int = 1) -> None:
-    """Every game of the round still in play ends: the player in `loser_seat` resigns."""
+    """Every game of the round still in play ends: the player in `loser_seat` resigns; what that queues
+    after the commit runs (the last game's end queues the next round's task)."""
     for table in round_tables(tournament, number):
         if table.game.status == Game.Status.ACTIVE:
             loser = table.game.seats.get(position=loser_seat).user
-            game_services.resign(table.game_id, loser)
+            with committed():
+                game_services.resign(table.game_id, loser)

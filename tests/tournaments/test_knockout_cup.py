@@ -7,7 +7,7 @@ import pytest
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import entered, round_tables, tournament_of
+from tests.tournaments.conftest import committed, entered, round_tables, tournament_of
 from tournaments import knockout, services
 from tournaments.models import Bye, Entry, Tournament
 
@@ -40,7 +40,8 @@ def _win(table, seat: int) -> None:
     for other in game.seats.exclude(position=seat).order_by("-position"):
         game.refresh_from_db()
         if game.status == Game.Status.ACTIVE:
-            game_services.resign(game.pk, other.user)
+            with committed():
+                game_services.resign(game.pk, other.user)
 
 
 def test_a_durak_cup_of_six_plays_to_its_final(people):
@@ -77,7 +78,8 @@ def test_a_joker_cup_sends_the_top_two_of_each_table_to_the_final(people):
     top_two = set()
     for table in round_tables(cup, 1):
         game = Game.objects.get(pk=table.game_id)
-        game_services.resign(game.pk, game.seats.get(position=3).user)  # a Joker game ends: places for all
+        with committed():  # a Joker game ends: places for all
+            game_services.resign(game.pk, game.seats.get(position=3).user)
         top_two |= {table.seats[s.position] for s in game.seats.all() if s.place <= 2}
     final = round_tables(cup, 2)
     assert len(final) == 1 and len(final[0].seats) == 4

@@ -5,7 +5,7 @@ import pytest
 
 from gameplay import services as game_services
 from gameplay.models import Game
-from tests.tournaments.conftest import entered, round_tables, tournament_of
+from tests.tournaments.conftest import committed, entered, round_tables, tournament_of
 from tournaments import pairing, services
 from tournaments.models import Bye, Entry
 
@@ -19,7 +19,8 @@ def _end_all(tournament, number: int) -> None:
         for position in (3, 2, 1):
             table.game.refresh_from_db()
             if table.game.status == Game.Status.ACTIVE:
-                game_services.resign(table.game_id, table.game.seats.get(position=position).user)
+                with committed():
+                    game_services.resign(table.game_id, table.game.seats.get(position=position).user)
 
 
 def test_nine_players_sit_at_two_tables_of_four_and_the_lowest_sits_out_for_half_a_point(people):
