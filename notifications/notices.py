@@ -180,7 +180,8 @@ def tournament_bye(tournament: str, round_number: int, points: str, url_path: st
 
 def tournament_forfeit_warning(tournament: str, game: Game, seats: list[Seat], position: int, deadline) -> Words:
     title = _("%(tournament)s: the round ends soon") % {"tournament": tournament}
-    body = _("%(game)s: %(left)s left until the round's deadline; a game still running for you then is lost.") % {
+    body = _("%(game)s: %(left)s left until the round's deadline; the player whose clock is running then loses "
+               "the game.") % {
         "game": game_label(game, seats, position), "left": _time_left(deadline)}
     return Words(title, body, game_url(game.pk), _open_game())
 
