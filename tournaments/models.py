@@ -147,6 +147,8 @@ class Round(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     # When its players were warned that the deadline is near (once per round).
     warned_at = models.DateTimeField(_("deadline warning sent"), null=True, blank=True)
+    # When the organizer or a moderator restarted it (its games in play aborted, paired again): once only.
+    restarted_at = models.DateTimeField(_("restarted"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")

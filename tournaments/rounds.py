@@ -63,6 +63,13 @@ def start_round(tournament: Tournament, number: int, now: datetime) -> Round:
     """Pair round `number` of the locked `tournament` and put its tables in play."""
     round_ = Round.objects.create(tournament=tournament, number=number, started_at=now,
                                   deadline=now + timedelta(days=tournament.round_days))
+    pair_round(tournament, round_, now)
+    return round_
+
+
+def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """Pair the round (new, or restarted: no tables, no pairing byes) and put its tables in play."""
+    number = round_.number
     playing = [e for e in tournament.entries.filter(withdrawn_at=None, out_in_round=None).select_related("user")
                .order_by("number") if not is_suspended(e.user, now)]
     cup = tournament.format == Tournament.Format.KNOCKOUT
@@ -90,7 +97,6 @@ def start_round(tournament: Tournament, number: int, now: datetime) -> Round:
     notices.byes_given(tournament, round_, [users[pk] for pk in byes if not cup], bye_points)
     if not tables:
         round_over(tournament, round_, now)
-    return round_
 
 
 def start_or_finish(tournament: Tournament, number: int, now: datetime) -> None:

@@ -46,7 +46,10 @@ from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game
 from gameplay.services.base import GameError
+from moderation.audit import record_action
+from moderation.models import AuditEntry
 from moderation.permissions import is_moderator
+from moderation.services.games import required_reason
 from ratings.services import rating_at
 from tournaments import knockout, rounds, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
@@ -59,7 +62,7 @@ def may_run(tournament: Tournament, user) -> bool:
     return user.is_authenticated and user.is_active and (tournament.organizer_id == user.pk or is_moderator(user))
 
 
-def _must_run(tournament: Tournament, user) -> None:
+def must_run(tournament: Tournament, user) -> None:
     if not may_run(tournament, user):
         raise GameError(_("Only the tournament's organizer or a moderator may do this."), code="forbidden")
 
@@ -205,20 +208,28 @@ def leave(tournament_id: int, user) -> None:
 
 
 @transaction.atomic
-def withdraw(entry_id: int, by) -> Entry:
-    """The organizer or a moderator (or the player himself) withdraws a player from a started tournament."""
+def withdraw(entry_id: int, by, reason: str = "") -> Entry:
+    """The player himself, or the organizer or a moderator with a reason (written to the moderation
+    audit), withdraws a player from a started tournament."""
     entry = Entry.objects.filter(pk=entry_id).select_related("user").first()
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
     tournament = _locked_with_games(entry.tournament_id, entry.user_id)
-    if by != entry.user:
-        _must_run(tournament, by)
+    by_himself = by == entry.user
+    if not by_himself:
+        must_run(tournament, by)
+        reason = required_reason(reason, _("Give a reason for withdrawing the player."))
     entry.refresh_from_db()
     if entry.withdrawn_at:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
     if tournament.status != Tournament.Status.RUNNING:
         raise GameError(_("The tournament is not in progress."), code="not_running")
     _withdraw(tournament, entry)
+    if not by_himself:
+        record_action(by, AuditEntry.Action.WITHDRAW_ENTRY, reason, target_user=entry.user,
+                      before={"tournament": tournament.pk, "entry": entry.pk, "withdrawn_at": None},
+                      after={"tournament": tournament.pk, "entry": entry.pk,
+                             "withdrawn_at": entry.withdrawn_at.isoformat()})
     return entry
 
 
@@ -246,7 +257,7 @@ def _live_tables_of(tournament: Tournament, entry: Entry) -> list[Table]:
 def start(tournament_id: int, by) -> Tournament:
     """Number the entries, best rating first, and start round 1."""
     tournament = rounds.locked(tournament_id)
-    _must_run(tournament, by)
+    must_run(tournament, by)
     if tournament.status != Tournament.Status.OPEN:
         raise GameError(_("This tournament has already started."), code="started")
     now = timezone.now()
@@ -275,7 +286,7 @@ def start(tournament_id: int, by) -> Tournament:
 def start_next_round(tournament_id: int, by, number: int) -> Round:
     """The organizer starts round `number` (the one after the last, once that one is over)."""
     tournament = rounds.locked(tournament_id)
-    _must_run(tournament, by)
+    must_run(tournament, by)
     if tournament.status != Tournament.Status.RUNNING:
         raise GameError(_("The tournament is not in progress."), code="not_running")
     latest = tournament.round_set.order_by("-number").first()

@@ -13,4 +13,6 @@ urlpatterns = [
     path("<slug:slug>/start/", views.start, name="tournament_start"),
     path("<slug:slug>/rounds/<int:number>/start/", views.start_round, name="tournament_start_round"),
     path("<slug:slug>/withdraw/<int:entry_id>/", views.withdraw, name="tournament_withdraw"),
+    path("<slug:slug>/rounds/<int:number>/restart/", views.restart_round, name="tournament_restart_round"),
+    path("<slug:slug>/tables/<int:table_id>/adjudicate/", views.adjudicate, name="tournament_adjudicate"),
 ]

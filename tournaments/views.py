@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
-from tournaments import pairing, services
+from tournaments import actions, pairing, services
 from tournaments.forms import TournamentForm
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Table, Tournament
 
 TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
@@ -130,5 +130,25 @@ def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user),
+    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user, request.POST.get("reason", "")),
                 _("%(who)s is withdrawn.") % {"who": entry})
+
+
+@login_required
+@require_POST
+def restart_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament,
+                lambda: actions.restart_round(tournament.pk, request.user, number, request.POST.get("reason", "")),
+                _("Round %(n)s has been paired again.") % {"n": number})
+
+
+@login_required
+@require_POST
+def adjudicate(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    table = get_object_or_404(Table, round__tournament=tournament, pk=table_id)
+    places = [int(p) if p.strip().isdigit() else 0 for p in request.POST.getlist("place")]
+    return _act(request, tournament,
+                lambda: actions.adjudicate_table(table.pk, request.user, request.POST.get("reason", ""), places),
+                _("The game has been adjudicated."))

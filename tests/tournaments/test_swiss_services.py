@@ -174,7 +174,7 @@ def test_a_withdrawn_player_is_not_paired_again(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
     services.start(tournament.pk, people[0])
     gone = Entry.objects.get(user=people[1])
-    services.withdraw(gone.pk, people[0])
+    services.withdraw(gone.pk, people[0], "asked to leave by email")
     play_round(tournament, 1)
     assert all(gone.pk not in t.seats for t in round_tables(tournament, 2))
 

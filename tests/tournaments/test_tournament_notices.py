@@ -46,7 +46,8 @@ def test_the_players_of_games_still_in_play_are_warned_once_before_the_deadline(
         services.start(tournament.pk, five[0])
     first, second = round_tables(tournament, 1)
     with committed():
-        services.withdraw(first.game.seats.get(position=0).user.tournament_entries.get().pk, five[0])  # ends a game
+        services.withdraw(first.game.seats.get(position=0).user.tournament_entries.get().pk, five[0],
+                            "gone abroad")  # ends a game
     start = timezone.now()
     with time_machine.travel(start + timedelta(days=1)), committed():
         assert tasks.sweep_rounds() == 0  # two days left: no warning yet
