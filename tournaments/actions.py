@@ -76,9 +76,11 @@ def restart_round(tournament_id: int, by, number: int, reason: str) -> Round:
         moderation.abort_game(game_id, by, reason)
     now = timezone.now()
     round_.started_at, round_.deadline = now, now + timedelta(days=tournament.round_days)
-    round_.finished_at = round_.warned_at = None
+    round_.window_ends = rounds.window_end(tournament, now)
+    round_.finished_at = round_.warned_at = round_.window_closed_at = None
     round_.restarted_at = now
-    round_.save(update_fields=["started_at", "deadline", "finished_at", "warned_at", "restarted_at"])
+    round_.save(update_fields=["started_at", "deadline", "window_ends", "finished_at", "warned_at",
+                               "window_closed_at", "restarted_at"])
     rounds.pair_round(tournament, round_, now)
     record_action(by, AuditEntry.Action.RESTART_ROUND, reason, before=before,
                   after={"tournament": tournament.pk, "round": number,

@@ -51,6 +51,19 @@ def latest_round(tournament: Tournament) -> Round | None:
     return tournament.round_set.order_by("-number").first()
 
 
+def official_start(tournament: Tournament, number: int, now: datetime) -> datetime:
+    """When round `number`, paired `now`, officially starts: now, or on dates its date (a round opened
+    early, within the start window, starts on its date all the same)."""
+    if number > 1 and tournament.next_round == Tournament.NextRound.SCHEDULED:
+        return max(now, scheduled_start(tournament, number))
+    return now
+
+
+def window_end(tournament: Tournament, start: datetime) -> datetime | None:
+    """The end of the start window of a round starting at `start` (None: the tournament has none)."""
+    return start + timedelta(hours=tournament.start_window_hours) if tournament.start_window_hours else None
+
+
 def scheduled_start(tournament: Tournament, number: int) -> datetime:
     """A round's date when the rounds start on their dates: round 1's start and a round's days per round."""
     return tournament.started_at + timedelta(days=tournament.round_days * (number - 1))
@@ -61,8 +74,10 @@ def scheduled_start(tournament: Tournament, number: int) -> datetime:
 
 def start_round(tournament: Tournament, number: int, now: datetime) -> Round:
     """Pair round `number` of the locked `tournament` and put its tables in play."""
+    start = official_start(tournament, number, now)
     round_ = Round.objects.create(tournament=tournament, number=number, started_at=now,
-                                  deadline=now + timedelta(days=tournament.round_days))
+                                  deadline=start + timedelta(days=tournament.round_days),
+                                  window_ends=window_end(tournament, start))
     pair_round(tournament, round_, now)
     return round_
 
@@ -146,8 +161,9 @@ def _is_last(tournament: Tournament, round_: Round) -> bool:
 
 
 def next_round_due(tournament: Tournament, latest: Round, now: datetime) -> bool:
-    """Whether the round after `latest` (finished) starts now: at once, or on its date."""
-    return tournament.next_round == Tournament.NextRound.FINISHED or \
+    """Whether the round after `latest` (finished) starts now: at once, or on its date (with a start
+    window, it opens at once and players may begin early; it still starts officially on its date)."""
+    return tournament.next_round == Tournament.NextRound.FINISHED or bool(tournament.start_window_hours) or \
         scheduled_start(tournament, latest.number + 1) <= now
 
 

@@ -111,6 +111,9 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
         rounds = 0  # counted from the entrants at the start
     if not isinstance(rounds, int) or not 0 <= rounds <= 30:
         raise GameError(_("A tournament has 1 to 30 rounds (0: suggested from the entrants)."), code="bad_request")
+    window = settings_of_tournament.get("start_window_hours") or 0
+    if not isinstance(window, int) or window < 0 or window >= 24 * settings_of_tournament.get("round_days", 7):
+        raise GameError(_("The start window must be shorter than a round."), code="bad_request")
     try:
         standings.validate_chain(settings_of_tournament.get("tiebreaks") or [])
     except ValueError:

@@ -1,5 +1,7 @@
 """A tournament's clock, run by beat's sweep (`tournaments.tasks.sweep_rounds`),
 each step harmless to run twice or late:
+- the start window over: a player the game waits for who has not made a
+  move of his own in it yet forfeits it;
 - the round's deadline near (TOURNAMENT_DEADLINE_WARNING_HOURS): the
   players of its games still in play are warned, once per round;
 - the deadline passed: every clock still running in the round runs out,
@@ -48,6 +50,8 @@ def sweep_tournament(tournament_id: int, now: datetime | None = None) -> bool:
             for table_id in rounds.live_tables(latest).values_list("pk", flat=True):
                 changed = _time_out(table_id) or changed
             return changed
+        if latest.window_ends is not None and latest.window_closed_at is None and latest.window_ends <= now:
+            return _close_window(latest.pk, now)
         if latest.warned_at is None and latest.deadline - _warning_ahead() <= now:
             return _warn(latest.pk, now)
         return False
@@ -74,9 +78,26 @@ def _warn(round_id: int, now: datetime) -> bool:
     return True
 
 
+def _close_window(round_id: int, now: datetime) -> bool:
+    """The start window is over: in each game still in play, a seat the game waits for that has not
+    made a move of its own yet forfeits (each game in its own transaction); then the window is closed."""
+    round_ = Round.objects.get(pk=round_id)
+    for table_id in rounds.live_tables(round_).values_list("pk", flat=True):
+        _time_out(table_id, unstarted_only=True)
+    with transaction.atomic():
+        rounds.locked(round_.tournament_id)
+        changed = Round.objects.filter(pk=round_id, window_closed_at=None).update(window_closed_at=now)
+    return bool(changed)
+
+
+def _has_begun(game: Game, position: int) -> bool:
+    return game.moves.filter(position=position, by__in=[Move.By.PLAYER, Move.By.BOT]).exists()
+
+
 @transaction.atomic
-def _time_out(table_id: int) -> bool:
-    """The round's deadline has come: the seats of this table whose clocks run lose on time, forfeits."""
+def _time_out(table_id: int, unstarted_only: bool = False) -> bool:
+    """The round's deadline has come: the seats of this table whose clocks run lose on time, forfeits
+    (`unstarted_only`: the start window's end, only those that have not made a move of their own yet)."""
     table = Table.objects.select_related("round").get(pk=table_id)
     changed = False
     for _attempt in range(8):
@@ -85,7 +106,8 @@ def _time_out(table_id: int) -> bool:
             return changed
         tournament = rounds.locked(table.round.tournament_id)
         table.refresh_from_db()
-        running = [s for s in game.seats.all() if s.deadline is not None]
+        running = [s for s in game.seats.all() if s.deadline is not None
+                   and not (unstarted_only and _has_begun(game, s.position))]
         if not running:
             return changed
         changed = True
@@ -107,5 +129,7 @@ def running_tournament_ids(now: datetime | None = None) -> list[int]:
                 .filter(Q(round_set__finished_at=None, round_set__deadline__lte=now)
                         | Q(round_set__finished_at=None, round_set__warned_at=None,
                             round_set__deadline__lte=now + _warning_ahead())
+                        | Q(round_set__finished_at=None, round_set__window_closed_at=None,
+                            round_set__window_ends__lte=now)
                         | Q(next_round=Tournament.NextRound.SCHEDULED) | ~Exists(unfinished))
                 .distinct().values_list("pk", flat=True))
