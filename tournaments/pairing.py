@@ -48,7 +48,12 @@ def table_places(table: Table) -> dict[int, int] | None:
 
 
 def current_standings(tournament: Tournament) -> list[standings.Row]:
-    entries, games, byes, _tables = history(tournament)
+    return standings_of(tournament, history(tournament))
+
+
+def standings_of(tournament: Tournament, its_history) -> list[standings.Row]:
+    """The standings from a history already read (`history`)."""
+    entries, games, byes, _tables = its_history
     players = [standings.Player(e.pk, str(e), e.number or 0, e.rating, bool(e.withdrawn_at)) for e in entries]
     rows = standings.standings(players, games, byes, tournament.rounds, tournament.tiebreak_chain,
                                tournament.table_size)
