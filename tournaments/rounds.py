@@ -85,8 +85,9 @@ def start_round(tournament: Tournament, number: int, now: datetime) -> Round:
 def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
     """Pair the round (new, or restarted: no tables, no pairing byes) and put its tables in play."""
     number = round_.number
-    playing = [e for e in tournament.entries.filter(withdrawn_at=None, out_in_round=None).select_related("user")
-               .order_by("number") if not is_suspended(e.user, now)]
+    playing = [e for e in tournament.entries.filter(withdrawn_at=None, out_in_round=None)
+               .select_related("user", "partner").order_by("number")
+               if not any(is_suspended(p, now) for p in _people(e))]
     cup = tournament.format == Tournament.Format.KNOCKOUT
     if cup:
         tables, byes = knockout.draw([e.pk for e in playing], tournament.table_size)
@@ -97,7 +98,7 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
             tables, byes = pairing.pair_next(tournament, number, playing)
         except swiss.SwissError:
             raise GameError(_("Round %(n)s cannot be paired.") % {"n": number}, code="unpairable") from None
-    users = {e.pk: e.user for e in playing}
+    by_entry = {e.pk: e for e in playing}
     bye_points = 0.0 if cup else 1.0 if tournament.table_size == 2 else 0.5
     Bye.objects.bulk_create([Bye(round=round_, entry_id=pk, kind=Bye.Kind.PAIRING, points=bye_points)
                              for pk in byes])
@@ -105,13 +106,26 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
                       "move_seconds": tournament.move_seconds, "reserve_seconds": tournament.reserve_seconds,
                       "on_timeout": Game.OnTimeout.FORFEIT, "rated": tournament.rated}
     for board, seats in enumerate(tables, start=1):
-        game = game_services.create_seated_game([users[pk] for pk in seats], tournament.engine, tournament.options,
-                                                **table_settings)
+        game = game_services.create_seated_game(seated_users([by_entry[pk] for pk in seats]), tournament.engine,
+                                                tournament.options, **table_settings)
         Table.objects.create(round=round_, board=board, seats=seats, game=game)
         notices.round_started(tournament, number, game.pk)
-    notices.byes_given(tournament, round_, [users[pk] for pk in byes if not cup], bye_points)
+    notices.byes_given(tournament, round_, [p for pk in byes if not cup for p in _people(by_entry[pk])], bye_points)
     if not tables:
         round_over(tournament, round_, now)
+
+
+def _people(entry: Entry) -> list:
+    return [entry.user] + ([entry.partner] if entry.partner_id else [])
+
+
+def seated_users(entries: list[Entry]) -> list:
+    """A table's players by seat: the entries in order; in pairs, pair A's players in seats 0 and 2 and
+    pair B's in 1 and 3 (the engine's teams)."""
+    if all(e.partner_id for e in entries) and len(entries) == 2:
+        first, second = entries
+        return [first.user, second.user, first.partner, second.partner]
+    return [e.user for e in entries]
 
 
 def start_or_finish(tournament: Tournament, number: int, now: datetime) -> None:

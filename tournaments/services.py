@@ -12,8 +12,11 @@ over, the tournament is finished and the final ranks written.
 
 Decisions (issue 41):
 - Two-player tables are paired by the FIDE Dutch system (`tournaments.swiss`,
-  through py4swiss), tables of 3 to 6 by `tournaments.seating`. Fixed
-  pairs (Durak 2×2) are not offered yet.
+  through py4swiss), tables of 3 to 6 by `tournaments.seating`. Durak 2×2
+  is played by fixed pairs: a player enters naming the partner, the pair is
+  one entry (paired, scored and rated as one), pair A sits in seats 0 and 2;
+  either partner may leave, which withdraws the pair. (Rotating partners
+  would make an entry a person and a table four entries: not offered.)
 - A pairing bye is worth a win at two-player tables and the table average
   (½) at larger ones. Nobody gets a second one while another player has
   none (the Swiss library's rule at two-player tables, the seating's at
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -100,8 +103,6 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
     if not game.min_players <= players <= game.max_players or not 2 <= players <= 6:
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
                         code="bad_request")
-    if options.get("teams"):
-        raise GameError(_("Tournaments in pairs are not offered yet."), code="bad_request")
     cup = settings_of_tournament.get("format") == Tournament.Format.KNOCKOUT
     advance = settings_of_tournament.get("advance", 1)
     if cup and (not isinstance(advance, int) or not 1 <= advance < players):
@@ -144,10 +145,11 @@ def late_entry_open(tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def join(tournament_id: int, user) -> Entry:
-    """A player enters; in a started tournament (until half the rounds have
-    started) with a half-point bye for the latest round; a player who left
-    comes back with his entry as it was, and no new bye."""
+def join(tournament_id: int, user, partner=None) -> Entry:
+    """A player enters (in pairs, with the `partner` he names: a fixed pair);
+    in a started tournament (until half the rounds have started) with a
+    half-point bye for the latest round; a player who left comes back with
+    his entry as it was, and no new bye."""
     tournament = rounds.locked(tournament_id)
     now = timezone.now()
     if not late_entry_open(tournament):
@@ -156,7 +158,7 @@ def join(tournament_id: int, user) -> Entry:
                 raise GameError(_("This cup has already started."), code="started")
             raise GameError(_("Entries are closed: half the rounds have started."), code="closed")
         raise GameError(_("This tournament is over."), code="closed")
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    entry = _entry_of(tournament, user)
     if entry is not None and not entry.withdrawn_at:
         raise GameError(_("You are already in this tournament."), code="duplicate")
     _check_may_enter(tournament, user, now)
@@ -164,8 +166,9 @@ def join(tournament_id: int, user) -> Entry:
         entry.withdrawn_at = None
         entry.save(update_fields=["withdrawn_at"])
         return entry
-    rating = rating_at(user, tournament.engine, now)
-    entry = Entry.objects.create(tournament=tournament, user=user, rating=rating.value)
+    _check_partner(tournament, user, partner, now)
+    entry = Entry.objects.create(tournament=tournament, user=user, partner=partner,
+                                 rating=_pair_rating(tournament, user, partner, now))
     if tournament.status == Tournament.Status.RUNNING:
         entry.number = (tournament.entries.aggregate(n=Max("number"))["n"] or 0) + 1
         entry.save(update_fields=["number"])
@@ -173,6 +176,33 @@ def join(tournament_id: int, user) -> Entry:
         if latest is not None:
             Bye.objects.create(round=latest, entry=entry, kind=Bye.Kind.LATE, points=0.5)
     return entry
+
+
+def _entry_of(tournament: Tournament, user) -> Entry | None:
+    """The user's entry in the tournament, as its player or (in pairs) as the partner."""
+    return Entry.objects.filter(Q(user=user) | Q(partner=user), tournament=tournament).first()
+
+
+def _check_partner(tournament: Tournament, user, partner, now) -> None:
+    """In pairs a partner is named, another player who may enter and has no entry; otherwise none."""
+    if not tournament.in_pairs:
+        if partner is not None:
+            raise GameError(_("This tournament is not played in pairs."), code="bad_request")
+        return
+    if partner is None or partner == user:
+        raise GameError(_("This tournament is played in pairs: name your partner."), code="bad_request")
+    if _entry_of(tournament, partner) is not None:
+        raise GameError(_("Your partner is already in this tournament."), code="duplicate")
+    try:
+        _check_may_enter(tournament, partner, now)
+    except GameError as exc:
+        raise GameError(_("Your partner cannot enter: %(why)s") % {"why": exc.message}, code=exc.code) from None
+
+
+def _pair_rating(tournament: Tournament, user, partner, now) -> float:
+    """A player's rating; a pair's, the mean of its two."""
+    people = [user] + ([partner] if partner is not None else [])
+    return sum(rating_at(p, tournament.engine, now).value for p in people) / len(people)
 
 
 def _check_may_enter(tournament: Tournament, user, now) -> None:
@@ -199,7 +229,7 @@ def _check_may_enter(tournament: Tournament, user, now) -> None:
 def leave(tournament_id: int, user) -> None:
     """Leave: before the start the entry is gone; after it the player is withdrawn."""
     tournament = _locked_with_games(tournament_id, user.pk)
-    entry = Entry.objects.filter(tournament=tournament, user=user, withdrawn_at=None).first()
+    entry = Entry.objects.filter(Q(user=user) | Q(partner=user), tournament=tournament, withdrawn_at=None).first()
     if entry is None:
         raise GameError(_("You are not in this tournament."), code="not_entered")
     if tournament.status == Tournament.Status.OPEN:
@@ -218,7 +248,7 @@ def withdraw(entry_id: int, by, reason: str = "") -> Entry:
     if entry is None:
         raise GameError(_("There is no such entry."), code="not_found")
     tournament = _locked_with_games(entry.tournament_id, entry.user_id)
-    by_himself = by == entry.user
+    by_himself = by == entry.user or (entry.partner_id is not None and by.pk == entry.partner_id)
     if not by_himself:
         must_run(tournament, by)
         reason = required_reason(reason, _("Give a reason for withdrawing the player."))
@@ -264,12 +294,12 @@ def start(tournament_id: int, by) -> Tournament:
     if tournament.status != Tournament.Status.OPEN:
         raise GameError(_("This tournament has already started."), code="started")
     now = timezone.now()
-    entries = list(tournament.entries.filter(withdrawn_at=None).select_related("user"))
+    entries = list(tournament.entries.filter(withdrawn_at=None).select_related("user", "partner"))
     if len(entries) < tournament.table_size:
         raise GameError(_("Too few players to start: a table needs %(n)s.") % {"n": tournament.table_size},
                         code="too_few")
     for entry in entries:
-        entry.rating = rating_at(entry.user, tournament.engine, now).value
+        entry.rating = _pair_rating(tournament, entry.user, entry.partner, now)
     entries.sort(key=lambda e: (-e.rating, e.joined_at, e.pk))
     for number, entry in enumerate(entries, start=1):
         entry.number = number
@@ -314,13 +344,18 @@ def game_over(game: Game, **_details) -> None:
         return
     tournament = rounds.locked(table.round.tournament_id)
     table.refresh_from_db()
-    record_forfeits(tournament, table, [table.seats[p] for p in _lost_on_time(game) if p < len(table.seats)],
+    record_forfeits(tournament, table, [entry_at(table, p) for p in _lost_on_time(game)],
                      ending=game.pk)
     round_ = table.round
     if tournament.status == Tournament.Status.RUNNING and round_.finished_at is None \
             and not rounds.live_tables(round_, just_ended=game.pk).exists() \
             and not tournament.round_set.filter(number__gt=round_.number).exists():
         rounds.round_over(tournament, round_, timezone.now())
+
+
+def entry_at(table: Table, position: int) -> int:
+    """The entry at a seat of the table's game (in pairs, pair A holds seats 0 and 2, pair B 1 and 3)."""
+    return table.seats[position % len(table.seats)]
 
 
 def _lost_on_time(game: Game) -> list[int]:

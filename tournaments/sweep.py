@@ -111,7 +111,7 @@ def _time_out(table_id: int, unstarted_only: bool = False) -> bool:
         if not running:
             return changed
         changed = True
-        services.record_forfeits(tournament, table, [table.seats[running[0].position]])
+        services.record_forfeits(tournament, table, [services.entry_at(table, running[0].position)])
         game = game_services.locked_game(table.game_id, seats=True)  # his withdrawal may have resigned it
         if game.status != Game.Status.ACTIVE:
             return changed

@@ -1,6 +1,7 @@
 import csv
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
@@ -88,7 +89,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         next_round = rounds[0].number + 1
     mine = None
     if request.user.is_authenticated:
-        mine = tournament.entries.filter(user_id=request.user.pk).first()
+        mine = tournament.entries.filter(Q(user_id=request.user.pk) | Q(partner_id=request.user.pk)).first()
     return render(request, "tournaments/tournament.html", {
         **_standings_context(request, tournament, pairing.current_standings(tournament)),
         "rounds": rounds, "latest": latest, "latest_tables": latest_tables, "more_tables": more,
@@ -151,7 +152,17 @@ def _act(request: HttpRequest, tournament: Tournament, action, done: str) -> Htt
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.join(tournament.pk, request.user), _("You have joined."))
+
+    def join_with_partner():
+        partner = None
+        if tournament.in_pairs:
+            name = request.POST.get("partner", "").strip()
+            partner = get_user_model().objects.filter(username__iexact=name, is_active=True).first() if name else None
+            if name and partner is None:
+                raise GameError(_("There is no player called %(name)s.") % {"name": name}, code="not_found")
+        services.join(tournament.pk, request.user, partner)
+
+    return _act(request, tournament, join_with_partner, _("You have joined."))
 
 
 @login_required
