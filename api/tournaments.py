@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
 from api import auth
 from api.errors import ApiError
