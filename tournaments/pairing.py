@@ -14,6 +14,10 @@ from tournaments import seating, standings, swiss
 from tournaments.models import Bye, Entry, Table, Tournament
 
 
+# A game's stored state and records, never read here: not loaded with the tables (thousands of them).
+GAME_BULK = ("game__state", "game__history", "game__options", "game__timer_seconds")
+
+
 def _fraction(points: float) -> Fraction:
     return Fraction(points).limit_denominator(1000)
 
@@ -22,6 +26,7 @@ def history(tournament: Tournament) -> tuple[list[Entry], list[standings.Game], 
     """Its entries (by starting number), the games that count (finished), the byes and every table."""
     entries = list(tournament.entries.select_related("user", "partner").order_by("number", "pk"))
     tables = list(Table.objects.filter(round__tournament=tournament).select_related("round", "game")
+                  .defer(*GAME_BULK)
                   .prefetch_related("game__seats").order_by("round__number", "board"))
     games = []
     for table in tables:

@@ -160,7 +160,8 @@ def _knock_out(tournament: Tournament, round_: Round) -> None:
     table sends on its best seeds."""
     seeds = dict(tournament.entries.values_list("pk", "number"))
     out = []
-    for table in round_.tables.select_related("game").prefetch_related("game__seats"):
+    tables = round_.tables.select_related("game").defer(*pairing.GAME_BULK).prefetch_related("game__seats")
+    for table in tables:
         places = pairing.table_places(table) or {pk: 1 for pk in table.seats}
         on = knockout.going_on(places, tournament.advance, seeds, frozenset(table.forfeits))
         out += [pk for pk in table.seats if pk not in on]

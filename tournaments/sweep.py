@@ -25,7 +25,7 @@ from gameplay import services as game_services
 from gameplay.models import Game, Move
 from gameplay.records import TIMEOUT
 from gameplay.services.moves import apply_move
-from tournaments import notices, rounds, services
+from tournaments import notices, pairing, rounds, services
 from tournaments.models import Round, Table, Tournament
 
 
@@ -71,7 +71,9 @@ def _warn(round_id: int, now: datetime) -> bool:
         return False
     round_.warned_at = now
     round_.save(update_fields=["warned_at"])
-    for table in rounds.live_tables(round_).select_related("game").prefetch_related("game__seats"):
+    tables = rounds.live_tables(round_).select_related("game").defer(*pairing.GAME_BULK) \
+        .prefetch_related("game__seats")
+    for table in tables:
         users = [s.user_id for s in table.game.seats.all() if s.user_id and not s.is_bot]
         if users:
             notices.deadline_near(tournament, round_, table.game_id, users)

@@ -65,7 +65,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, rows) -> di
 
 def _named_tables(round_: Round, limit: int | None = None) -> tuple[list, int]:
     """The round's tables with their players' names (a page of them: `limit`), and how many are left out."""
-    tables = round_.tables.select_related("game").order_by("board")
+    tables = round_.tables.select_related("game").defer(*pairing.GAME_BULK).order_by("board")
     count = tables.count() if limit else 0
     tables = list(tables[:limit] if limit else tables)
     names = {e.pk: str(e) for e in Entry.objects.filter(pk__in={pk for t in tables for pk in t.seats})
