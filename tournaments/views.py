@@ -16,6 +16,7 @@ from gameplay.services.base import GameError
 from tournaments import actions, crosstable, pairing, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.shown_standings import shown_standings
 
 TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
@@ -91,7 +92,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
         mine = tournament.entries.filter(Q(user_id=request.user.pk) | Q(partner_id=request.user.pk)).first()
     return render(request, "tournaments/tournament.html", {
-        **_standings_context(request, tournament, pairing.current_standings(tournament)),
+        **_standings_context(request, tournament, shown_standings(tournament)),
         "rounds": rounds, "latest": latest, "latest_tables": latest_tables, "more_tables": more,
         "last_number": rounds[0].number if rounds else None, "next_round": next_round, "mine": mine,
         "late_entry": services.late_entry_open(tournament)})
@@ -101,7 +102,7 @@ def standings_part(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings alone (a page of them): what the tournament's page fetches to stay live."""
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(request, "tournaments/_standings.html",
-                  _standings_context(request, tournament, pairing.current_standings(tournament)))
+                  _standings_context(request, tournament, shown_standings(tournament)))
 
 
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -131,7 +132,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     writer = csv.writer(response)
     chain = tournament.tiebreak_chain
     writer.writerow(["rank", "entry", "player", "points", *chain, "played", "byes", "withdrawn"])
-    for row in pairing.current_standings(tournament):
+    for row in shown_standings(tournament):
         writer.writerow([row.rank, row.entry_id, row.name, row.points,
                          *("" if row.tiebreaks[k] is None else row.tiebreaks[k] for k in chain),
                          row.played, row.byes, int(row.withdrawn)])

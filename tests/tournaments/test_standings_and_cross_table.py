@@ -83,3 +83,20 @@ def test_the_pages_cost_the_same_queries_for_four_players_as_for_ten(client, peo
                        for view in ("tournament", "tournament_standings_part", "tournament_crosstable")]
                       + [_queries(client, reverse("tournament_round", args=[tournament.slug, 1]))])
     assert counts[0] == counts[1]
+
+
+def test_the_pages_compute_the_standings_again_only_after_something_changed(client, people, monkeypatch):
+    tournament = entered(tournament_of(people[0]), people[1:5])
+    services.start(tournament.pk, people[0])
+    computed = []
+    real = pairing.current_standings
+    monkeypatch.setattr(pairing, "current_standings", lambda t: computed.append(t.pk) or real(t))
+    url = reverse("tournament", args=[tournament.slug])
+    client.get(url)
+    client.get(reverse("tournament_standings_part", args=[tournament.slug]))
+    assert len(computed) == 1
+    play_round(tournament, 1)  # results: the next reader computes them again
+    page = client.get(url).content.decode()
+    assert len(computed) == 2
+    winners = [r for r in real(tournament) if r.points == 1]
+    assert len(winners) == 2 and all(r.name in page for r in winners)
