@@ -1,4 +1,4 @@
-"""The standings as the pages show them, kept in the site's cache between
+"""The standings (and the cross-table) as the pages show them, kept in the site's cache between
 changes: computing them reads the whole history and ranks every entrant
 (seconds at 1,000 entrants after 9 rounds), while reading whether anything
 changed costs three small aggregate queries. The key is the tournament and
@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 
 from gameplay.models import Game
-from tournaments import pairing, standings
+from tournaments import crosstable, pairing, standings
 from tournaments.models import Bye, Entry, Table, Tournament
 
 KEEP_SECONDS = 24 * 3600
@@ -35,12 +35,22 @@ def fingerprint(tournament: Tournament) -> str:
                  sorted(byes.items())))
 
 
+def _kept(name: str, tournament: Tournament, compute):
+    digest = hashlib.sha256(fingerprint(tournament).encode()).hexdigest()
+    key = f"tournament-{name}:{tournament.pk}:{digest}"
+    value = cache.get(key)
+    if value is None:
+        value = compute(tournament)
+        cache.set(key, value, KEEP_SECONDS)
+    return value
+
+
 def shown_standings(tournament: Tournament) -> list[standings.Row]:
     """The current standings, from the cache when nothing they depend on has changed."""
-    digest = hashlib.sha256(fingerprint(tournament).encode()).hexdigest()
-    key = f"tournament-standings:{tournament.pk}:{digest}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = pairing.current_standings(tournament)
-        cache.set(key, rows, KEEP_SECONDS)
-    return rows
+    return _kept("standings", tournament, pairing.current_standings)
+
+
+def shown_cross_table(tournament: Tournament):
+    """The cross-table (`tournaments.crosstable.cross_table`), kept the same way (a game starting
+    changes it too: its table's count is in the fingerprint)."""
+    return _kept("crosstable", tournament, crosstable.cross_table)

@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
-from tournaments import actions, crosstable, pairing, services
+from tournaments import actions, pairing, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Table, Tournament
-from tournaments.shown_standings import shown_standings
+from tournaments.shown_standings import shown_cross_table, shown_standings
 
 TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
@@ -119,7 +119,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def cross_table(request: HttpRequest, slug: str) -> HttpResponse:
     """Every player (a page of them, in the standings' order) against every round."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    _rows, lines, numbers = crosstable.cross_table(tournament)
+    _rows, lines, numbers = shown_cross_table(tournament)
     return render(request, "tournaments/crosstable.html", {
         "tournament": tournament, "numbers": numbers,
         "page": Paginator(lines, STANDINGS_PER_PAGE).get_page(request.GET.get("page"))})
