@@ -8,13 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 
 from api import auth
 from api.errors import ApiError
-from api.schemas import Error
+from api.schemas import STRICT, Error
 from gameplay.engine import ENGINES
 from gameplay.services.base import ensure_may_play
 from tournaments import pairing, services
@@ -72,6 +73,12 @@ class TournamentDetail(TournamentSummary):
     my_entry: int | None = Field(description="your entry's id, None if you have none")
     standings: list[TournamentRow]
     round_list: list[TournamentRound]
+
+
+class JoinTournamentIn(Schema):
+    model_config = STRICT
+    partner: Annotated[str, Field(min_length=1, max_length=150)] | None = Field(
+        None, description="in a tournament in pairs (Durak 2×2): your partner's user name")
 
 
 class EntryOut(Schema):
@@ -135,10 +142,16 @@ def tournament_detail(request, slug: Slug):
 
 @router.post("/{slug}/join", response=_responses(EntryOut), auth=auth.TOURNAMENT, summary="Join a tournament",
              description="Until the start, or in a Swiss until half the rounds have started (with a half-point "
-                         "bye); a player who left comes back with the same entry and no new bye.")
-def join(request, slug: Slug):
+                         "bye); a player who left comes back with the same entry and no new bye. In pairs, "
+                         "name the partner.")
+def join(request, slug: Slug, body: JoinTournamentIn):
     ensure_may_play(request.user)
-    entry = services.join(_found(slug).pk, request.user)
+    partner = None
+    if body.partner is not None:
+        partner = get_user_model().objects.filter(username__iexact=body.partner, is_active=True).first()
+        if partner is None:
+            raise ApiError("not_found", _("There is no player called %(name)s.") % {"name": body.partner})
+    entry = services.join(_found(slug).pk, request.user, partner)
     return {"entry": entry.pk, "tournament": slug, "withdrawn": False}
 
 

@@ -62,3 +62,14 @@ def test_a_started_cup_a_missing_tournament_and_a_token_without_the_scope_are_re
     assert refused.status_code == 409 and refused.json()["code"] == "started"
     assert client.get("/api/v1/tournaments/no-such-thing").status_code == 404
     assert api_for(many[4], ["read"]).get("/api/v1/tournaments").status_code == 403
+
+
+def test_a_pair_enters_through_the_api_naming_the_partner(many):
+    pairs = tournament_of(many[0], name="Pairs open", players=4, options={"teams": True})
+    client = api_for(many[1])
+    refused = client.post(f"/api/v1/tournaments/{pairs.slug}/join", {})
+    assert refused.status_code == 400 and "name your partner" in refused.json()["message"]
+    assert client.post(f"/api/v1/tournaments/{pairs.slug}/join", {"partner": "nobody"}).status_code == 404
+    joined = client.post(f"/api/v1/tournaments/{pairs.slug}/join", {"partner": many[2].username})
+    assert joined.status_code == 200
+    assert Entry.objects.get().partner == many[2]
