@@ -150,3 +150,9 @@ def test_the_organizers_page_adjudicates_a_table(client, running, people):
     assert Game.objects.get(pk=table.game_id).status == Game.Status.ACTIVE
     client.post(url, {"place": ["2", "1"], "reason": "seat 1 was winning"})
     assert Game.objects.get(pk=table.game_id).status == Game.Status.FINISHED
+
+
+def test_the_organizers_games_to_moderate_are_their_tournaments_games_in_play(running, people):
+    games = permissions.moderated_games(people[0], Game.objects.filter(status=Game.Status.ACTIVE))
+    assert sorted(games.values_list("pk", flat=True)) == sorted(t.game_id for t in round_tables(running, 1))
+    assert not permissions.moderated_games(people[7], Game.objects.all()).exists()
