@@ -184,13 +184,18 @@ def next_round_due(tournament: Tournament, latest: Round, now: datetime) -> bool
 
 @transaction.atomic
 def advance(tournament_id: int, now: datetime | None = None) -> bool:
-    """The latest round finished: start the next one if it is due, or end
-    the tournament after its last round. Locks the tournament row; running
+    """The tournament just started: start round 1; the latest round finished:
+    start the next one if it is due, or end the tournament after its last round. Locks the tournament row; running
     it twice, or late, changes nothing more. True if it changed anything."""
     now = now or timezone.now()
     tournament = locked(tournament_id)
     latest = latest_round(tournament)
-    if tournament.status != Tournament.Status.RUNNING or latest is None or latest.finished_at is None:
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if latest is None:  # just started
+        start_or_finish(tournament, 1, now)
+        return True
+    if latest.finished_at is None:
         return False
     if _is_last(tournament, latest):
         finish(tournament, now)

@@ -1,8 +1,8 @@
 """Every change to a tournament or an entry, each in one transaction.
 
 A tournament goes open → running → finished. Starting it numbers the
-entries (best rating first) and pairs round 1; each round's tables are
-ordinary games of the platform (`gameplay.services.create_seated_game`).
+entries (best rating first) and queues the pairing of round 1 (a task, as
+for every round); each round's tables are ordinary games of the platform (`gameplay.services.create_seated_game`).
 When a tournament game ends (`game_over`, in the transaction that ends
 it) its forfeits are recorded, and once every table of the round is over
 the round is finished and a task queued after the commit pairs and starts
@@ -288,7 +288,8 @@ def _live_tables_of(tournament: Tournament, entry: Entry) -> list[Table]:
 
 @transaction.atomic
 def start(tournament_id: int, by) -> Tournament:
-    """Number the entries, best rating first, and start round 1."""
+    """Number the entries, best rating first; round 1 is paired and started by the task queued after
+    the commit (`tournaments.rounds.advance`), as every round is."""
     tournament = rounds.locked(tournament_id)
     must_run(tournament, by)
     if tournament.status != Tournament.Status.OPEN:
@@ -311,7 +312,8 @@ def start(tournament_id: int, by) -> Tournament:
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
     tournament.save(update_fields=["rounds", "status", "started_at"])
-    rounds.start_round(tournament, 1, now)
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: rounds.queue_advance(tournament_id))  # round 1: paired by the task
     return tournament
 
 

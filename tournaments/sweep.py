@@ -42,8 +42,10 @@ def sweep_tournament(tournament_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     latest = Round.objects.filter(tournament_id=tournament_id, tournament__status=Tournament.Status.RUNNING) \
         .select_related("tournament").order_by("-number").first()
-    if latest is None:
-        return False
+    if latest is None:  # started, round 1 not paired: its task was lost
+        started = Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING,
+                                            started_at__lte=now - _grace()).exists()
+        return rounds.advance(tournament_id, now) if started else False
     if latest.finished_at is None:
         if latest.deadline <= now:
             changed = False

@@ -4,8 +4,8 @@
 import pytest
 
 from tests.api.conftest import api_for
-from tests.tournaments.conftest import entered, play_round, tournament_of
-from tournaments import services
+from tests.tournaments.conftest import entered, play_round, start, tournament_of
+
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_a_player_joins_once_and_leaves_and_reads_the_tournament(many):
 
 def test_the_detail_has_the_standings_and_each_rounds_tables_and_byes(many):
     tournament = entered(tournament_of(many[0], name="Durak open"), many[1:6])
-    services.start(tournament.pk, many[0])
+    start(tournament.pk, many[0])
     play_round(tournament, 1)
     detail = api_for(many[1]).get(f"/api/v1/tournaments/{tournament.slug}").json()
     assert detail["status"] == "running" and len(detail["standings"]) == 5
@@ -56,7 +56,7 @@ def test_the_detail_has_the_standings_and_each_rounds_tables_and_byes(many):
 
 def test_a_started_cup_a_missing_tournament_and_a_token_without_the_scope_are_refused(many):
     cup = entered(tournament_of(many[0], name="Durak cup", format="knockout"), many[1:3])
-    services.start(cup.pk, many[0])
+    start(cup.pk, many[0])
     client = api_for(many[4])
     refused = client.post(f"/api/v1/tournaments/{cup.slug}/join")
     assert refused.status_code == 409 and refused.json()["code"] == "started"

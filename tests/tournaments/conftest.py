@@ -3,7 +3,7 @@ from django.test import TestCase
 
 from gameplay import services as game_services
 from gameplay.models import Game
-from tournaments import services
+from tournaments import rounds, services
 from tournaments.models import Table, Tournament
 
 
@@ -44,3 +44,11 @@ def play_round(tournament: Tournament, number: int, loser_seat: int = 1) -> None
             loser = table.game.seats.get(position=loser_seat).user
             with committed():
                 game_services.resign(table.game_id, loser)
+
+
+def start(tournament_id: int, by) -> Tournament:
+    """The organizer starts the tournament, and round 1 is paired as the task queued after the commit
+    pairs it (run here at once; a second run of the task, after a real commit, changes nothing)."""
+    tournament = services.start(tournament_id, by)
+    rounds.advance(tournament_id)
+    return tournament

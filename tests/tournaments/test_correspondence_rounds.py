@@ -13,8 +13,8 @@ from django.utils import timezone
 from gameplay import services as game_services
 from moderation.services import games as moderation
 from gameplay.models import Game
-from tests.tournaments.conftest import committed, entered, play_round, round_tables, tournament_of
-from tournaments import pairing, services, tasks
+from tests.tournaments.conftest import committed, entered, play_round, round_tables, start, tournament_of
+from tournaments import pairing, tasks
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def test_the_sweep_is_on_beats_schedule():
 
 def test_at_the_deadline_the_player_whose_clock_runs_forfeits_and_the_next_round_starts(people):
     tournament = entered(tournament_of(people[0], round_days=3), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     tables = round_tables(tournament, 1)
     late = {pk for t in tables for pk in _running_entries(t)}
     assert late
@@ -55,7 +55,7 @@ def test_at_the_deadline_the_player_whose_clock_runs_forfeits_and_the_next_round
 
 def test_two_forfeits_withdraw_a_player(people):
     tournament = entered(tournament_of(people[0], round_days=1, rounds=4), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     now = timezone.now()
     for number in (1, 2):
         now += timedelta(days=1, minutes=1)
@@ -70,7 +70,7 @@ def test_two_forfeits_withdraw_a_player(people):
 
 def test_forfeits_never_withdraw_when_the_organizer_says_so(people):
     tournament = entered(tournament_of(people[0], round_days=1, rounds=4, forfeits_to_withdraw=0), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     now = timezone.now()
     for _number in (1, 2, 3):
         now += timedelta(days=1, minutes=1)
@@ -82,7 +82,7 @@ def test_forfeits_never_withdraw_when_the_organizer_says_so(people):
 def test_a_round_on_dates_starts_on_its_date_not_before(people):
     tournament = entered(tournament_of(people[0], round_days=7, next_round=Tournament.NextRound.SCHEDULED),
                          people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)
     assert sweep() == 0
     assert Round.objects.count() == 1
@@ -94,7 +94,7 @@ def test_a_round_on_dates_starts_on_its_date_not_before(people):
 
 def test_a_sweep_twice_changes_nothing_more(people):
     tournament = entered(tournament_of(people[0], round_days=3), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     with time_machine.travel(timezone.now() + timedelta(days=3, minutes=1)):
         sweep()
         forfeits = list(Entry.objects.order_by("pk").values_list("forfeits", flat=True))
@@ -105,7 +105,7 @@ def test_a_sweep_twice_changes_nothing_more(people):
 
 def test_a_game_lost_on_time_is_a_forfeit(people):
     tournament = entered(tournament_of(people[0], rounds=4), people[1:3])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     table = round_tables(tournament, 1)[0]
     seat = table.game.seats.exclude(deadline=None).get()
     late = table.seats[seat.position]
@@ -122,7 +122,7 @@ def test_a_game_lost_on_time_is_a_forfeit(people):
 def test_a_moderators_adjudication_ends_the_game_and_the_round_goes_on(people, django_user_model):
     moderator = django_user_model.objects.create_superuser("mod41", password="pw-not-used-1")
     tournament = entered(tournament_of(people[0], rounds=2), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     first, second = round_tables(tournament, 1)
     with committed():
         moderation.adjudicate_game(first.game_id, moderator, "both agreed on a draw", {"places": [1, 1]})
@@ -133,7 +133,7 @@ def test_a_moderators_adjudication_ends_the_game_and_the_round_goes_on(people, d
 
 def test_a_round_nobody_can_be_paired_in_ends_the_tournament_and_the_result_stands(people):
     tournament = entered(tournament_of(people[0], rounds=3), people[1:3])  # two players meet once only
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED

@@ -10,7 +10,7 @@ from gameplay.models import Game
 from gameplay.services.base import GameError
 from moderation import permissions
 from moderation.models import AuditEntry
-from tests.tournaments.conftest import committed, entered, play_round, round_tables, tournament_of
+from tests.tournaments.conftest import committed, entered, play_round, round_tables, start, tournament_of
 from tournaments import actions, services
 from tournaments.models import Bye, Entry, Round
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def running(people):
     tournament = entered(tournament_of(people[0]), people[1:6])  # five players: four at tables, one bye
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     return tournament
 
 
@@ -105,7 +105,7 @@ def test_a_round_is_restarted_once_and_a_second_restart_is_refused(running, peop
 
 def test_an_organizer_who_plays_cannot_restart_a_round_to_get_out_of_a_bye(people, moderator):
     tournament = entered(tournament_of(people[0]), people[:5])  # the organizer plays too
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     with pytest.raises(GameError, match="You play in this tournament"):
         actions.restart_round(tournament.pk, people[0], 1, "I would rather play")
     assert Round.objects.get(tournament=tournament).restarted_at is None

@@ -8,7 +8,7 @@ import pytest
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import committed, round_tables, tournament_of
+from tests.tournaments.conftest import committed, round_tables, start, tournament_of
 from tournaments import pairing, services
 from tournaments.models import Bye, Entry, Round
 
@@ -26,7 +26,7 @@ def _enter_pairs(tournament, people, count: int) -> list[Entry]:
 def test_pairs_meet_at_tables_of_four_partners_opposite_and_score_as_one(people):
     tournament = pairs_tournament(people[11])
     entries = _enter_pairs(tournament, people, 5)  # five pairs: two tables and a bye
-    services.start(tournament.pk, people[11])
+    start(tournament.pk, people[11])
     tables = round_tables(tournament, 1)
     assert len(tables) == 2 and Bye.objects.filter(round__tournament=tournament).count() == 1
     by_pk = {e.pk: e for e in entries}
@@ -66,7 +66,7 @@ def test_a_partner_is_named_only_in_a_tournament_in_pairs(people):
 def test_either_partner_leaving_withdraws_the_pair_and_its_game_is_forfeited(people):
     tournament = pairs_tournament(people[11])
     entries = _enter_pairs(tournament, people, 4)
-    services.start(tournament.pk, people[11])
+    start(tournament.pk, people[11])
     table = round_tables(tournament, 1)[0]
     leaving = next(e for e in entries if e.pk == table.seats[0])
     services.leave(tournament.pk, leaving.partner)

@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.tournaments.conftest import entered, play_round, round_tables, tournament_of
-from tournaments import crosstable, pairing, services, views
+from tests.tournaments.conftest import entered, play_round, round_tables, start, tournament_of
+from tournaments import crosstable, pairing, views
 from tournaments.models import Bye
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def after_a_round(people):
     tournament = entered(tournament_of(people[0]), people[1:6])  # five: two tables and a bye
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1, loser_seat=1)
     return tournament
 
@@ -77,7 +77,7 @@ def test_the_pages_cost_the_same_queries_for_four_players_as_for_ten(client, peo
     counts = []
     for size, name in ((4, "Small Swiss"), (10, "Bigger Swiss")):
         tournament = entered(tournament_of(people[0], name=name), people[1:1 + size])
-        services.start(tournament.pk, people[0])
+        start(tournament.pk, people[0])
         play_round(tournament, 1)
         counts.append([_queries(client, reverse(view, args=[tournament.slug]))
                        for view in ("tournament", "tournament_standings_part", "tournament_crosstable")]
@@ -87,7 +87,7 @@ def test_the_pages_cost_the_same_queries_for_four_players_as_for_ten(client, peo
 
 def test_the_pages_compute_the_standings_again_only_after_something_changed(client, people, monkeypatch):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     computed = []
     real = pairing.current_standings
     monkeypatch.setattr(pairing, "current_standings", lambda t: computed.append(t.pk) or real(t))

@@ -14,8 +14,8 @@ from gameplay import services as game_services
 from gameplay.engine import get_engine
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import committed, entered, play_round, round_tables, tournament_of
-from tournaments import rounds, services, tasks
+from tests.tournaments.conftest import committed, entered, play_round, round_tables, start, tournament_of
+from tournaments import rounds, tasks
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def _both_begin(table) -> None:
 
 def test_who_has_not_begun_by_the_windows_end_forfeits_and_who_has_plays_on(people):
     tournament = entered(tournament_of(people[0], round_days=7, start_window_hours=24), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     begun, idle = round_tables(tournament, 1)
     _both_begin(begun)
     waiting = [idle.seats[s.position] for s in idle.game.seats.exclude(deadline=None)]
@@ -57,7 +57,7 @@ def test_who_has_not_begun_by_the_windows_end_forfeits_and_who_has_plays_on(peop
 
 def test_without_a_window_nobody_forfeits_for_not_beginning(people):
     tournament = entered(tournament_of(people[0], round_days=7), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     assert Round.objects.get(tournament=tournament).window_ends is None
     with time_machine.travel(timezone.now() + timedelta(days=3)):
         assert tasks.sweep_rounds() == 0
@@ -67,7 +67,7 @@ def test_without_a_window_nobody_forfeits_for_not_beginning(people):
 def test_on_dates_a_window_opens_the_next_round_early_and_it_starts_officially_on_its_date(people):
     tournament = entered(tournament_of(people[0], round_days=7, start_window_hours=48,
                                        next_round=Tournament.NextRound.SCHEDULED), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     tournament.refresh_from_db()
     play_round(tournament, 1)  # over on the first day
     second = Round.objects.get(tournament=tournament, number=2)

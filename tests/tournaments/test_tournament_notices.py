@@ -9,7 +9,7 @@ import time_machine
 from django.utils import timezone
 
 from tests.notifications.conftest import fake  # noqa: F401 (fixture)
-from tests.tournaments.conftest import committed, entered, play_round, round_tables, tournament_of
+from tests.tournaments.conftest import committed, entered, play_round, round_tables, start, tournament_of
 from tournaments import services, tasks
 from tournaments.models import Bye
 
@@ -30,7 +30,7 @@ def _about(channel, user, tournament_name: str) -> list[tuple[str, str]]:
 def test_the_player_left_out_of_a_round_hears_of_the_bye_and_its_worth(fake, five):  # noqa: F811
     tournament = entered(tournament_of(five[0], name="Winter Swiss"), five)
     with committed():
-        services.start(tournament.pk, five[0])
+        start(tournament.pk, five[0])
     [bye] = Bye.objects.filter(round__tournament=tournament).select_related("entry__user")
     assert _about(fake, bye.entry.user, "Winter Swiss") == [
         ("Winter Swiss: round 1", "No table for you this round: a bye, worth 1.")]
@@ -43,15 +43,15 @@ def test_the_player_left_out_of_a_round_hears_of_the_bye_and_its_worth(fake, fiv
 def test_the_players_of_games_still_in_play_are_warned_once_before_the_deadline(fake, five):  # noqa: F811
     tournament = entered(tournament_of(five[0], name="Winter Swiss", round_days=3), five[:4])
     with committed():
-        services.start(tournament.pk, five[0])
+        start(tournament.pk, five[0])
     first, second = round_tables(tournament, 1)
     with committed():
         services.withdraw(first.game.seats.get(position=0).user.tournament_entries.get().pk, five[0],
                             "gone abroad")  # ends a game
-    start = timezone.now()
-    with time_machine.travel(start + timedelta(days=1)), committed():
+    begun = timezone.now()
+    with time_machine.travel(begun + timedelta(days=1)), committed():
         assert tasks.sweep_rounds() == 0  # two days left: no warning yet
-    with time_machine.travel(start + timedelta(days=2, hours=1)):
+    with time_machine.travel(begun + timedelta(days=2, hours=1)):
         with committed():
             assert tasks.sweep_rounds() == 1
         with committed():
@@ -70,7 +70,7 @@ def test_the_players_of_games_still_in_play_are_warned_once_before_the_deadline(
 def test_at_the_end_every_player_hears_the_final_place(fake, five):  # noqa: F811
     tournament = entered(tournament_of(five[0], name="Winter Swiss", rounds=1), five[:4])
     with committed():
-        services.start(tournament.pk, five[0])
+        start(tournament.pk, five[0])
     play_round(tournament, 1)
     tournament.refresh_from_db()
     ranks = dict(tournament.entries.values_list("user_id", "final_rank"))
@@ -83,7 +83,7 @@ def test_a_russian_player_reads_them_in_russian(fake, five):  # noqa: F811
     five[4].save()
     tournament = entered(tournament_of(five[0], name="Зимний швейцарец", rounds=1), five)
     with committed():
-        services.start(tournament.pk, five[0])
+        start(tournament.pk, five[0])
     play_round(tournament, 1)
     told = _about(fake, five[4], "Зимний швейцарец")
     assert any(title == "Зимний швейцарец: тур 1" for title, _body in told)
