@@ -2,7 +2,8 @@
 
 A tournament goes open → running → finished. Starting it numbers the
 entries (best rating first) and queues the pairing of round 1 (a task, as
-for every round); each round's tables are ordinary games of the platform (`gameplay.services.create_seated_game`).
+for every round); each round's tables are ordinary games of the platform
+(`gameplay.services.create_seated_game`).
 When a tournament game ends (`game_over`, in the transaction that ends
 it) its forfeits are recorded, and once every table of the round is over
 the round is finished and a task queued after the commit pairs and starts
