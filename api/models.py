@@ -17,6 +17,7 @@ class Scope(models.TextChoices):
     PLAY = "play", _("play: move, resign, chat, create and join tables")
     CHALLENGE = "challenge", _("send and answer challenges")
     LEAGUE = "league", _("leagues: standings")
+    TOURNAMENT = "tournament", _("tournaments: read, join and leave")
 
 
 class ApiToken(models.Model):

@@ -13,6 +13,7 @@ from ninja.parser import Parser
 from accounts import limits
 from accounts.bots import make_bot
 from api import auth, errors, streams
+from api import tournaments as tournaments_api
 from api.errors import ApiError
 from api.schemas import (
     Account, Ack, AnswerIn, ChallengeIn, ChallengeOut, Challenges, ChatIn, ChatOut, Error, GameState, GameSummary, Id, JoinIn, Legal, MoveIn, NewTable, Standings,
@@ -316,3 +317,4 @@ api.add_router("/account", account)
 api.add_router("/games", games)
 api.add_router("/leagues", leagues)
 api.add_router("/challenges", challenges)
+api.add_router("/tournaments", tournaments_api.router)

@@ -429,6 +429,11 @@ LEAGUE_DRAW_SWEEP_SECONDS = env.float("LEAGUE_DRAW_SWEEP_SECONDS", default=60.0)
 # Tournaments: beat's sweep runs out the clocks of a round past its deadline
 # and starts a round due on its date (tournaments/tasks.py).
 TOURNAMENT_SWEEP_SECONDS = env.float("TOURNAMENT_SWEEP_SECONDS", default=60.0)
+# A round's last game queues the next round's pairing (a Celery task); beat's
+# sweep pairs it itself when it is still not started this long after (the task was lost).
+TOURNAMENT_ADVANCE_GRACE_SECONDS = env.int("TOURNAMENT_ADVANCE_GRACE_SECONDS", default=300)
+# The players of a round's games still in play are warned this long before its deadline.
+TOURNAMENT_DEADLINE_WARNING_HOURS = env.float("TOURNAMENT_DEADLINE_WARNING_HOURS", default=24.0)
 # A challenge's expiry task is queued after its commit; beat's sweep closes
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)

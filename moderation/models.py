@@ -36,6 +36,8 @@ class AuditEntry(models.Model):
         DISMISS_PAIR = "dismiss_pair", _("dismiss a fair-play alert")
         ANNUL_RATINGS = "annul_ratings", _("annul the ratings of games")
         WARN = "warn", _("warn a player")
+        WITHDRAW_ENTRY = "withdraw_entry", _("withdraw a player from a tournament")
+        RESTART_ROUND = "restart_round", _("restart a tournament round")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions",
                                   verbose_name=_("moderator"))

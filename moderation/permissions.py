@@ -14,10 +14,12 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import reduce
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from gameplay.models import Move, Seat
 from gameplay.records import SUBSTITUTE
@@ -98,7 +100,10 @@ def moderated_games(user, games):
         if not _overseers:
             return games.none()
         narrowed = [overseer.overseen_games(user, games) for overseer in _overseers]
-        games = narrowed[0] if len(narrowed) == 1 else games.filter(pk__in=narrowed[0].union(*narrowed[1:]).values("pk"))
+        if len(narrowed) == 1:
+            games = narrowed[0]
+        else:  # any overseer's games (not a UNION: SQLite refuses the ordered subqueries of one)
+            games = games.filter(reduce(operator.or_, (Q(pk__in=n.order_by().values("pk")) for n in narrowed)))
     own_seats = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
     replaced = Move.objects.filter(game_id=OuterRef("pk"), action__type=SUBSTITUTE, user_id=user.pk)
     return games.exclude(Exists(own_seats)).exclude(Exists(replaced))

@@ -436,3 +436,36 @@ def notify_tournament_game(game_id: int, *, tournament: str, tournament_id: int,
     return notify(LEAGUE_ROUND, [s.user for s in seats if s.user_id in by_user],
                   key=f"tournament_round:{tournament_id}:round={round_number}", game_id=game_id, email=True,
                   compose=lambda user: notices.league_round(tournament, round_number, game, seats, by_user[user.pk]))
+
+
+def _users(user_ids: Iterable[int]) -> list:
+    return list(get_user_model().objects.filter(pk__in=list(user_ids)))
+
+
+def notify_tournament_bye(user_ids: Iterable[int], *, tournament: str, tournament_id: int, round_number: int,
+                          points: str, url_path: str) -> int:
+    """These players have a bye in the tournament's new round (the kind of a new round's notice)."""
+    return notify(LEAGUE_ROUND, _users(user_ids), key=f"tournament_bye:{tournament_id}:round={round_number}",
+                  email=True, compose=lambda user: notices.tournament_bye(tournament, round_number, points, url_path))
+
+
+def notify_tournament_forfeit_warning(game_id: int, user_ids: Iterable[int], *, tournament: str,
+                                      round_id: int, deadline: datetime) -> int:
+    """The round's deadline is near and these players' clocks still run in this game: at the deadline
+    they lose it (a forfeit). Once per round and player."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seats = list(game.seats.select_related("user"))
+    by_user = {s.user_id: s.position for s in seats if s.user_id in set(user_ids)}
+    return notify(TIME_WARNING, [s.user for s in seats if s.user_id in by_user],
+                  key=f"tournament_deadline:round={round_id}", game_id=game_id, email=True,
+                  compose=lambda user: notices.tournament_forfeit_warning(tournament, game, seats, by_user[user.pk],
+                                                                         deadline))
+
+
+def notify_tournament_result(ranks: dict[int, int], *, tournament: str, tournament_id: int, entrants: int,
+                             url_path: str) -> int:
+    """The tournament is over: each player ({user id: final rank}) hears his place."""
+    return notify(LEAGUE_ROUND, _users(ranks), key=f"tournament_result:{tournament_id}", email=True,
+                  compose=lambda user: notices.tournament_result(tournament, ranks[user.pk], entrants, url_path))

@@ -179,3 +179,23 @@ def league_round(league: str, round_number: int | None, game: Game, seats: list[
         title = _("%(league)s: a new game") % {"league": league}
     body = _("Your game: %(game)s") % {"game": game_label(game, seats, position)}
     return Words(title, body, game_url(game.pk), _open_game())
+
+
+def tournament_bye(tournament: str, round_number: int, points: str, url_path: str) -> Words:
+    title = _("%(league)s: round %(round)s") % {"league": tournament, "round": round_number}
+    body = _("No table for you this round: a bye, worth %(points)s.") % {"points": points}
+    return Words(title, body, absolute(url_path), _("Open the tournament"))
+
+
+def tournament_forfeit_warning(tournament: str, game: Game, seats: list[Seat], position: int, deadline) -> Words:
+    title = _("%(tournament)s: the round ends soon") % {"tournament": tournament}
+    body = _("%(game)s: %(left)s left until the round's deadline; the player whose clock is running then loses "
+               "the game.") % {
+        "game": game_label(game, seats, position), "left": _time_left(deadline)}
+    return Words(title, body, game_url(game.pk), _open_game())
+
+
+def tournament_result(tournament: str, rank: int, entrants: int, url_path: str) -> Words:
+    title = _("%(tournament)s is over") % {"tournament": tournament}
+    body = _("Your place: %(place)s of %(count)s.") % {"place": rank, "count": entrants}
+    return Words(title, body, absolute(url_path), _("Open the tournament"))

@@ -1,5 +1,7 @@
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import ENGINES
@@ -7,7 +9,7 @@ from gameplay.forms import TimeControlFields
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
 from moderation.admin.games import EngineFilter
-from tournaments import services
+from tournaments import actions, services
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 
@@ -28,6 +30,23 @@ class TournamentAdminForm(TimeControlFields, forms.ModelForm):
     class Meta:
         model = Tournament
         fields = "__all__"
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def _with_reason(modeladmin, request, queryset, action, done, title):
+    """An action that needs a reason (it is written to the moderation audit): a page asks for it first."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        reason = form.cleaned_data["reason"]
+        _each(modeladmin, request, queryset, lambda pk, user: action(pk, user, reason), done)
+        return None
+    return render(request, "admin/tournaments/reason.html", {
+        **modeladmin.admin_site.each_context(request), "title": title, "form": form, "queryset": queryset,
+        "action": request.POST.get("action"), "selected": helpers.ACTION_CHECKBOX_NAME,
+        "opts": modeladmin.model._meta})
 
 
 @admin.register(Tournament)
@@ -67,7 +86,8 @@ class EntryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Withdraw from the tournament (the game in play is forfeited)"))
     def withdraw(self, request, queryset):
-        _each(self, request, queryset, services.withdraw, _("withdrawn"))
+        return _with_reason(self, request, queryset, services.withdraw, _("withdrawn"),
+                            _("Withdraw from the tournament (the game in play is forfeited)"))
 
     def has_add_permission(self, request):
         return False
@@ -75,9 +95,18 @@ class EntryAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "started_at", "deadline", "finished_at"]
+    list_display = ["tournament", "number", "started_at", "deadline", "finished_at", "restarted_at"]
     list_select_related = ["tournament"]
-    readonly_fields = ["tournament", "number", "started_at", "deadline", "finished_at"]
+    readonly_fields = ["tournament", "number", "started_at", "deadline", "finished_at", "warned_at", "restarted_at"]
+    actions = ["restart"]
+
+    @admin.action(description=_("Restart the round (its games in play are aborted and it is paired again)"))
+    def restart(self, request, queryset):
+        def restart_one(round_id, user, reason):
+            round_ = Round.objects.get(pk=round_id)
+            actions.restart_round(round_.tournament_id, user, round_.number, reason)
+        return _with_reason(self, request, queryset, restart_one, _("paired again"),
+                            _("Restart the round (its games in play are aborted and it is paired again)"))
 
     def has_add_permission(self, request):
         return False

@@ -9,9 +9,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from gameplay import events
-        from tournaments import services
+        from moderation import permissions
+        from tournaments import oversight, services
 
         # In the transaction that ends the game: the forfeits, the round's end
         # and the next round's tables commit with the result or not at all.
         events.subscribe(events.GAME_FINISHED, services.game_over, after_commit=False)
         events.subscribe(events.GAME_ABORTED, services.game_over, after_commit=False)
+        permissions.add_overseer(oversight.ORGANIZERS)

@@ -21,6 +21,8 @@ class TournamentForm(forms.Form):
                                 help_text=_("0: suggested from the entrants at the start."))
     round_days = forms.IntegerField(label=_("days for a round"), min_value=1, max_value=60, initial=7)
     next_round = forms.ChoiceField(label=_("the next round starts"), choices=Tournament.NextRound.choices)
+    start_window_hours = forms.IntegerField(label=_("hours to begin a round's game"), min_value=0, max_value=336,
+                                            initial=0, required=False, help_text=_("0: no start window."))
     max_entries = forms.IntegerField(label=_("most players"), min_value=2, required=False)
     forfeits_to_withdraw = forms.IntegerField(label=_("forfeits that withdraw a player"), min_value=0,
                                               max_value=10, initial=2, help_text=_("0: never."))
@@ -28,4 +30,6 @@ class TournamentForm(forms.Form):
     description = forms.CharField(label=_("description"), widget=forms.Textarea, required=False)
 
     def tournament_settings(self) -> dict:
-        return dict(self.cleaned_data)
+        data = dict(self.cleaned_data)
+        data["start_window_hours"] = data.get("start_window_hours") or 0
+        return data

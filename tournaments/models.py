@@ -59,6 +59,10 @@ class Tournament(models.Model):
     next_round = models.CharField(_("the next round starts"), max_length=16, choices=NextRound.choices,
                                   default=NextRound.FINISHED)
     starts_at = models.DateTimeField(_("starts"), null=True, blank=True)
+    # The start window: a player who has not begun his game within this many hours of the round's start
+    # forfeits it; on dates, a round is open for play as soon as the previous one is over (0: no window).
+    start_window_hours = models.PositiveSmallIntegerField(_("hours to begin a round's game"), default=0,
+                                                          help_text=_("0: no start window."))
     forfeits_to_withdraw = models.PositiveSmallIntegerField(
         _("forfeits that withdraw a player"), default=2, help_text=_("0: never."))
     time_preset = models.CharField(_("time control"), max_length=32, blank=True)
@@ -145,6 +149,13 @@ class Round(models.Model):
     started_at = models.DateTimeField(_("started"))
     deadline = models.DateTimeField(_("deadline"))
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # When its players were warned that the deadline is near (once per round).
+    warned_at = models.DateTimeField(_("deadline warning sent"), null=True, blank=True)
+    # When the organizer or a moderator restarted it (its games in play aborted, paired again): once only.
+    restarted_at = models.DateTimeField(_("restarted"), null=True, blank=True)
+    # The start window's end (None: no window), and when the sweep forfeited who had not begun by then.
+    window_ends = models.DateTimeField(_("start window ends"), null=True, blank=True)
+    window_closed_at = models.DateTimeField(_("start window closed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")

@@ -14,6 +14,10 @@ from tournaments import seating, standings, swiss
 from tournaments.models import Bye, Entry, Table, Tournament
 
 
+# A game's stored state and records, never read here: not loaded with the tables (thousands of them).
+GAME_BULK = ("game__state", "game__history", "game__options", "game__timer_seconds")
+
+
 def _fraction(points: float) -> Fraction:
     return Fraction(points).limit_denominator(1000)
 
@@ -22,6 +26,7 @@ def history(tournament: Tournament) -> tuple[list[Entry], list[standings.Game], 
     """Its entries (by starting number), the games that count (finished), the byes and every table."""
     entries = list(tournament.entries.select_related("user", "partner").order_by("number", "pk"))
     tables = list(Table.objects.filter(round__tournament=tournament).select_related("round", "game")
+                  .defer(*GAME_BULK)
                   .prefetch_related("game__seats").order_by("round__number", "board"))
     games = []
     for table in tables:
@@ -48,7 +53,12 @@ def table_places(table: Table) -> dict[int, int] | None:
 
 
 def current_standings(tournament: Tournament) -> list[standings.Row]:
-    entries, games, byes, _tables = history(tournament)
+    return standings_of(tournament, history(tournament))
+
+
+def standings_of(tournament: Tournament, its_history) -> list[standings.Row]:
+    """The standings from a history already read (`history`)."""
+    entries, games, byes, _tables = its_history
     players = [standings.Player(e.pk, str(e), e.number or 0, e.rating, bool(e.withdrawn_at)) for e in entries]
     rows = standings.standings(players, games, byes, tournament.rounds, tournament.tiebreak_chain,
                                tournament.table_size)

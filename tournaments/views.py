@@ -1,7 +1,9 @@
 import csv
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,9 +13,10 @@ from django.views.decorators.http import require_POST
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
-from tournaments import pairing, services
+from tournaments import actions, pairing, services
 from tournaments.forms import TournamentForm
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.shown_standings import shown_cross_table, shown_standings
 
 TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
@@ -51,24 +54,75 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
+STANDINGS_PER_PAGE = 50
+TABLES_SHOWN = 50  # the latest round's tables on the tournament's page; its round page shows them all
+
+
+def _standings_context(request: HttpRequest, tournament: Tournament, rows) -> dict:
+    return {"tournament": tournament, "page": Paginator(rows, STANDINGS_PER_PAGE).get_page(request.GET.get("page")),
+            "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
+            "may_run": services.may_run(tournament, request.user)}
+
+
+def _named_tables(round_: Round, limit: int | None = None) -> tuple[list, int]:
+    """The round's tables with their players' names (a page of them: `limit`), and how many are left out."""
+    tables = round_.tables.select_related("game").defer(*pairing.GAME_BULK).order_by("board")
+    count = tables.count() if limit else 0
+    tables = list(tables[:limit] if limit else tables)
+    names = {e.pk: str(e) for e in Entry.objects.filter(pk__in={pk for t in tables for pk in t.seats})
+             .select_related("user", "partner")}
+    return [(t, [names[pk] for pk in t.seats]) for t in tables], max(0, count - len(tables))
+
+
+def _byes_shown(round_: Round) -> Round:
+    return Round.objects.prefetch_related("byes__entry__user", "byes__entry__partner").get(pk=round_.pk)
+
+
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings, and every round's tables and byes."""
+    """The standings (a page of them, refreshed live while the tournament runs), the latest round's
+    tables and byes, the list of rounds."""
     tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
-    rows = pairing.current_standings(tournament)
-    entries = {e.pk: e for e in tournament.entries.select_related("user")}
-    rounds = list(tournament.round_set.prefetch_related("tables__game", "byes__entry__user").order_by("-number"))
-    shown = [(r, [(t, [str(entries[pk]) for pk in t.seats]) for t in r.tables.all()]) for r in rounds]
+    rounds = list(tournament.round_set.order_by("-number"))
+    latest = _byes_shown(rounds[0]) if rounds else None
+    latest_tables, more = _named_tables(latest, TABLES_SHOWN) if latest else ([], 0)
     next_round = None
     if tournament.status == Tournament.Status.RUNNING and rounds and rounds[0].number < tournament.rounds:
         next_round = rounds[0].number + 1
     mine = None
     if request.user.is_authenticated:
-        mine = next((e for e in entries.values() if e.user_id == request.user.pk), None)
+        mine = tournament.entries.filter(Q(user_id=request.user.pk) | Q(partner_id=request.user.pk)).first()
     return render(request, "tournaments/tournament.html", {
-        "tournament": tournament, "rows": rows, "rounds": shown, "next_round": next_round, "mine": mine,
-        "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
-        "may_run": services.may_run(tournament, request.user),
+        **_standings_context(request, tournament, shown_standings(tournament)),
+        "rounds": rounds, "latest": latest, "latest_tables": latest_tables, "more_tables": more,
+        "last_number": rounds[0].number if rounds else None, "next_round": next_round, "mine": mine,
         "late_entry": services.late_entry_open(tournament)})
+
+
+def standings_part(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings alone (a page of them): what the tournament's page fetches to stay live."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "tournaments/_standings.html",
+                  _standings_context(request, tournament, shown_standings(tournament)))
+
+
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One round's pairings: every table (its game and, once over, its record) and the byes."""
+    tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    tables, _more = _named_tables(round_)
+    last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
+    return render(request, "tournaments/round.html", {
+        "tournament": tournament, "round": _byes_shown(round_), "tables": tables, "last_number": last,
+        "may_run": services.may_run(tournament, request.user)})
+
+
+def cross_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every player (a page of them, in the standings' order) against every round."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    _rows, lines, numbers = shown_cross_table(tournament)
+    return render(request, "tournaments/crosstable.html", {
+        "tournament": tournament, "numbers": numbers,
+        "page": Paginator(lines, STANDINGS_PER_PAGE).get_page(request.GET.get("page"))})
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
@@ -78,7 +132,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     writer = csv.writer(response)
     chain = tournament.tiebreak_chain
     writer.writerow(["rank", "entry", "player", "points", *chain, "played", "byes", "withdrawn"])
-    for row in pairing.current_standings(tournament):
+    for row in shown_standings(tournament):
         writer.writerow([row.rank, row.entry_id, row.name, row.points,
                          *("" if row.tiebreaks[k] is None else row.tiebreaks[k] for k in chain),
                          row.played, row.byes, int(row.withdrawn)])
@@ -99,7 +153,17 @@ def _act(request: HttpRequest, tournament: Tournament, action, done: str) -> Htt
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.join(tournament.pk, request.user), _("You have joined."))
+
+    def join_with_partner():
+        partner = None
+        if tournament.in_pairs:
+            name = request.POST.get("partner", "").strip()
+            partner = get_user_model().objects.filter(username__iexact=name, is_active=True).first() if name else None
+            if name and partner is None:
+                raise GameError(_("There is no player called %(name)s.") % {"name": name}, code="not_found")
+        services.join(tournament.pk, request.user, partner)
+
+    return _act(request, tournament, join_with_partner, _("You have joined."))
 
 
 @login_required
@@ -130,5 +194,25 @@ def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user),
+    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user, request.POST.get("reason", "")),
                 _("%(who)s is withdrawn.") % {"who": entry})
+
+
+@login_required
+@require_POST
+def restart_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _act(request, tournament,
+                lambda: actions.restart_round(tournament.pk, request.user, number, request.POST.get("reason", "")),
+                _("Round %(n)s has been paired again.") % {"n": number})
+
+
+@login_required
+@require_POST
+def adjudicate(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    table = get_object_or_404(Table, round__tournament=tournament, pk=table_id)
+    places = [int(p) if p.strip().isdigit() else 0 for p in request.POST.getlist("place")]
+    return _act(request, tournament,
+                lambda: actions.adjudicate_table(table.pk, request.user, request.POST.get("reason", ""), places),
+                _("The game has been adjudicated."))

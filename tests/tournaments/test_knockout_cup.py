@@ -7,7 +7,7 @@ import pytest
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import entered, round_tables, tournament_of
+from tests.tournaments.conftest import committed, entered, round_tables, start, tournament_of
 from tournaments import knockout, services
 from tournaments.models import Bye, Entry, Tournament
 
@@ -40,12 +40,13 @@ def _win(table, seat: int) -> None:
     for other in game.seats.exclude(position=seat).order_by("-position"):
         game.refresh_from_db()
         if game.status == Game.Status.ACTIVE:
-            game_services.resign(game.pk, other.user)
+            with committed():
+                game_services.resign(game.pk, other.user)
 
 
 def test_a_durak_cup_of_six_plays_to_its_final(people):
     cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT), people[1:7])
-    services.start(cup.pk, people[0])
+    start(cup.pk, people[0])
     cup.refresh_from_db()
     assert cup.rounds == 3
     seed = {e.number: e.pk for e in Entry.objects.all()}
@@ -73,11 +74,12 @@ def test_a_durak_cup_of_six_plays_to_its_final(people):
 def test_a_joker_cup_sends_the_top_two_of_each_table_to_the_final(people):
     cup = entered(tournament_of(people[0], engine="joker", players=4, format=Tournament.Format.KNOCKOUT,
                                 advance=2), people[1:9])
-    services.start(cup.pk, people[0])
+    start(cup.pk, people[0])
     top_two = set()
     for table in round_tables(cup, 1):
         game = Game.objects.get(pk=table.game_id)
-        game_services.resign(game.pk, game.seats.get(position=3).user)  # a Joker game ends: places for all
+        with committed():  # a Joker game ends: places for all
+            game_services.resign(game.pk, game.seats.get(position=3).user)
         top_two |= {table.seats[s.position] for s in game.seats.all() if s.place <= 2}
     final = round_tables(cup, 2)
     assert len(final) == 1 and len(final[0].seats) == 4
@@ -87,7 +89,7 @@ def test_a_joker_cup_sends_the_top_two_of_each_table_to_the_final(people):
 
 def test_a_cup_takes_no_late_entries_and_a_bad_advance_is_refused(people):
     cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT), people[1:5])
-    services.start(cup.pk, people[0])
+    start(cup.pk, people[0])
     with pytest.raises(GameError, match="already started"):
         services.join(cup.pk, people[6])
     with pytest.raises(GameError, match="places go on"):

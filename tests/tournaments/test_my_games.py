@@ -3,15 +3,15 @@
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.conftest import entered, tournament_of
-from tournaments import services
+from tests.tournaments.conftest import entered, start, tournament_of
+
 
 pytestmark = pytest.mark.django_db
 
 
 def test_my_games_names_the_tournament_and_the_round(client, people):
     tournament = entered(tournament_of(people[0], name="Autumn Swiss"), people[1:3])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     client.force_login(people[1])
     page = client.get(reverse("my_games")).content.decode()
     assert "Autumn Swiss, round 1" in page

@@ -6,15 +6,15 @@ import pytest
 
 from notifications.models import Delivery
 from tests.notifications.conftest import fake, players  # noqa: F401 (fixtures)
-from tests.tournaments.conftest import entered, play_round, tournament_of
-from tournaments import services
+from tests.tournaments.conftest import entered, play_round, start, tournament_of
+
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_each_round_is_told_to_its_players_once(fake, players):  # noqa: F811
     tournament = entered(tournament_of(players[0], name="Autumn Swiss"), players)
-    services.start(tournament.pk, players[0])
+    start(tournament.pk, players[0])
     def rounds_told(player):
         return [n for n in fake.notices_to(player) if n.title.startswith("Autumn Swiss")]
 

@@ -6,7 +6,7 @@ import pytest
 
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import entered, play_round, round_tables, tournament_of
+from tests.tournaments.conftest import entered, play_round, round_tables, start, tournament_of
 from tournaments import pairing, services
 from tournaments.models import Bye, Entry, Round, Tournament
 
@@ -48,7 +48,7 @@ def test_joining_a_full_tournament_is_refused(people):
 
 def test_starting_pairs_round_one_as_games_with_the_odd_player_given_a_bye(people):
     tournament = entered(tournament_of(people[0]), people[1:6])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     tables = round_tables(tournament, 1)
@@ -64,22 +64,22 @@ def test_starting_pairs_round_one_as_games_with_the_odd_player_given_a_bye(peopl
 
 def test_starting_twice_is_refused(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     with pytest.raises(GameError, match="already started"):
-        services.start(tournament.pk, people[0])
+        start(tournament.pk, people[0])
     assert Round.objects.count() == 1
 
 
 def test_only_the_organizer_starts_it(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
     with pytest.raises(GameError, match="organizer"):
-        services.start(tournament.pk, people[1])
+        start(tournament.pk, people[1])
     assert Round.objects.count() == 0
 
 
 def test_the_next_round_starts_when_every_game_of_the_round_is_over_and_never_repeats_a_pairing(people):
     tournament = entered(tournament_of(people[0]), people[1:7])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     met = set()
     for number in (1, 2, 3):
         tables = round_tables(tournament, number)
@@ -97,7 +97,7 @@ def test_the_next_round_starts_when_every_game_of_the_round_is_over_and_never_re
 
 def test_round_two_pairs_the_winners_together(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1, loser_seat=1)
     winners = {t.seats[0] for t in round_tables(tournament, 1)}
     assert any(set(t.seats) == winners for t in round_tables(tournament, 2))
@@ -105,7 +105,7 @@ def test_round_two_pairs_the_winners_together(people):
 
 def test_starting_a_round_twice_is_refused_and_changes_nothing(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)  # round 2 starts by itself
     with pytest.raises(GameError, match="Round 2 has already started"):
         services.start_next_round(tournament.pk, people[0], 2)
@@ -116,7 +116,7 @@ def test_starting_a_round_twice_is_refused_and_changes_nothing(people):
 
 def test_the_organizer_starts_a_round_on_dates_when_the_previous_is_over(people):
     tournament = entered(tournament_of(people[0], next_round=Tournament.NextRound.SCHEDULED), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)
     assert Round.objects.count() == 1  # waits for its date
     services.start_next_round(tournament.pk, people[0], 2)
@@ -125,7 +125,7 @@ def test_the_organizer_starts_a_round_on_dates_when_the_previous_is_over(people)
 
 def test_nobody_gets_a_second_bye_while_another_player_has_none(people):
     tournament = entered(tournament_of(people[0], rounds=5), people[1:6])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     for number in range(1, 6):
         play_round(tournament, number)
     byes = list(Bye.objects.values_list("entry_id", flat=True))
@@ -134,7 +134,7 @@ def test_nobody_gets_a_second_bye_while_another_player_has_none(people):
 
 def test_a_late_player_gets_one_half_point_bye_until_half_the_rounds_have_started(people):
     tournament = entered(tournament_of(people[0], rounds=4), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     late = services.join(tournament.pk, people[5])
     bye = Bye.objects.get(entry=late)
     assert (bye.kind, bye.points, bye.round.number) == (Bye.Kind.LATE, 0.5, 1)
@@ -148,7 +148,7 @@ def test_a_late_player_gets_one_half_point_bye_until_half_the_rounds_have_starte
 
 def test_leaving_and_rejoining_gives_no_second_bye(people):
     tournament = entered(tournament_of(people[0], rounds=6), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     late = services.join(tournament.pk, people[5])
     services.leave(tournament.pk, people[5])
     again = services.join(tournament.pk, people[5])
@@ -158,7 +158,7 @@ def test_leaving_and_rejoining_gives_no_second_bye(people):
 
 def test_leaving_a_started_tournament_forfeits_the_game_in_play(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     table = round_tables(tournament, 1)[0]
     leaver = Entry.objects.get(pk=table.seats[0])
     services.leave(tournament.pk, leaver.user)
@@ -172,9 +172,9 @@ def test_leaving_a_started_tournament_forfeits_the_game_in_play(people):
 
 def test_a_withdrawn_player_is_not_paired_again(people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     gone = Entry.objects.get(user=people[1])
-    services.withdraw(gone.pk, people[0])
+    services.withdraw(gone.pk, people[0], "asked to leave by email")
     play_round(tournament, 1)
     assert all(gone.pk not in t.seats for t in round_tables(tournament, 2))
 
@@ -189,7 +189,7 @@ def test_leaving_before_the_start_removes_the_entry(people):
 
 def test_the_organizer_may_make_the_games_casual(people):
     tournament = entered(tournament_of(people[0], rated=False), people[1:3])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     assert not round_tables(tournament, 1)[0].game.rated
 
 
@@ -213,6 +213,6 @@ def test_bot_accounts_enter_only_where_allowed(people):
 
 def test_the_rounds_are_suggested_from_the_entrants_when_not_set(people):
     tournament = entered(tournament_of(people[0], rounds=0), people[1:10])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     tournament.refresh_from_db()
     assert tournament.rounds == 5  # 9 entrants: log2 9 rounded up, plus one

@@ -5,8 +5,8 @@ import pytest
 
 from gameplay import services as game_services
 from gameplay.models import Game
-from tests.tournaments.conftest import entered, round_tables, tournament_of
-from tournaments import pairing, services
+from tests.tournaments.conftest import committed, entered, round_tables, start, tournament_of
+from tournaments import pairing
 from tournaments.models import Bye, Entry
 
 pytestmark = pytest.mark.django_db
@@ -19,12 +19,13 @@ def _end_all(tournament, number: int) -> None:
         for position in (3, 2, 1):
             table.game.refresh_from_db()
             if table.game.status == Game.Status.ACTIVE:
-                game_services.resign(table.game_id, table.game.seats.get(position=position).user)
+                with committed():
+                    game_services.resign(table.game_id, table.game.seats.get(position=position).user)
 
 
 def test_nine_players_sit_at_two_tables_of_four_and_the_lowest_sits_out_for_half_a_point(people):
     tournament = entered(tournament_of(people[0], engine="joker", players=4, rounds=3), people[1:10])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     tables = round_tables(tournament, 1)
     assert [len(t.seats) for t in tables] == [4, 4]
     assert all(t.game.seats_count == 4 for t in tables)
@@ -35,7 +36,7 @@ def test_nine_players_sit_at_two_tables_of_four_and_the_lowest_sits_out_for_half
 
 def test_places_score_one_two_thirds_one_third_nothing_and_the_next_round_mixes_the_tables(people):
     tournament = entered(tournament_of(people[0], engine="joker", players=4, rounds=3), people[1:9])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     first = round_tables(tournament, 1)
     _end_all(tournament, 1)
     points = {row.entry_id: row.points for row in pairing.current_standings(tournament)}
@@ -55,7 +56,7 @@ def test_places_score_one_two_thirds_one_third_nothing_and_the_next_round_mixes_
 
 def test_the_first_seat_passes_to_someone_who_has_not_had_it(people):
     tournament = entered(tournament_of(people[0], engine="joker", players=4, rounds=3), people[1:9])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     firsts = {t.seats[0] for t in round_tables(tournament, 1)}
     _end_all(tournament, 1)
     assert all(t.seats[0] not in firsts for t in round_tables(tournament, 2))

@@ -9,8 +9,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.conftest import entered, play_round, tournament_of
-from tournaments import services
+from tests.tournaments.conftest import entered, play_round, start, tournament_of
+
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_a_player_joins_and_leaves_from_the_page(client, people):
 
 def test_the_page_shows_the_standings_and_every_rounds_pairings(client, people):
     tournament = entered(tournament_of(people[0]), people[1:6])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)
     page = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
     assert "Round 1" in page and "Round 2" in page and "Buchholz" in page
@@ -60,7 +60,7 @@ def test_the_organizer_starts_the_tournament_from_its_page_and_nobody_else_can(c
 
 def test_the_standings_csv_has_a_row_per_player_with_the_tie_breaks(client, people):
     tournament = entered(tournament_of(people[0]), people[1:5])
-    services.start(tournament.pk, people[0])
+    start(tournament.pk, people[0])
     play_round(tournament, 1)
     response = client.get(reverse("tournament_standings_csv", args=[tournament.slug]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
@@ -120,7 +120,7 @@ def test_the_rules_page_says_the_cups_worked_examples(client, language, phrases)
 
 def test_a_cups_page_says_who_went_out_in_which_round(client, people):
     cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT), people[1:5])
-    services.start(cup.pk, people[0])
+    start(cup.pk, people[0])
     play_round(cup, 1)
     page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
     assert "Knockout cup" in page and "Went out in round" in page

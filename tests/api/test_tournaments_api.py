@@ -1,0 +1,75 @@
+"""The API lists, reads, joins and leaves tournaments (token scope
+"tournament"), through the pages' services and with their refusals."""
+
+import pytest
+
+from tests.api.conftest import api_for
+from tests.tournaments.conftest import entered, play_round, start, tournament_of
+
+from tournaments.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def many(django_user_model):
+    return [django_user_model.objects.create_user(f"apit{i}", password="pw-not-used-1", language="en")
+            for i in range(6)]
+
+
+def test_the_list_filters_by_status_and_game(many):
+    tournament_of(many[0], name="Durak open")
+    tournament_of(many[0], name="Joker open", engine="joker", players=4)
+    client = api_for(many[1])
+    names = [t["name"] for t in client.get("/api/v1/tournaments").json()]
+    assert names == ["Joker open", "Durak open"]
+    assert [t["name"] for t in client.get("/api/v1/tournaments?game=joker").json()] == ["Joker open"]
+    assert client.get("/api/v1/tournaments?status=running").json() == []
+    assert client.get("/api/v1/tournaments?game=chess").status_code == 400
+
+
+def test_a_player_joins_once_and_leaves_and_reads_the_tournament(many):
+    tournament = tournament_of(many[0], name="Durak open")
+    client = api_for(many[1])
+    joined = client.post(f"/api/v1/tournaments/{tournament.slug}/join")
+    assert joined.status_code == 200 and joined.json()["withdrawn"] is False
+    again = client.post(f"/api/v1/tournaments/{tournament.slug}/join")
+    assert again.status_code == 409 and again.json()["code"] == "duplicate"
+    detail = client.get(f"/api/v1/tournaments/{tournament.slug}").json()
+    assert detail["my_entry"] == joined.json()["entry"] and detail["entries"] == 1
+    assert client.post(f"/api/v1/tournaments/{tournament.slug}/leave").status_code == 200
+    assert not Entry.objects.exists()
+    assert client.post(f"/api/v1/tournaments/{tournament.slug}/leave").json()["code"] == "not_entered"
+
+
+def test_the_detail_has_the_standings_and_each_rounds_tables_and_byes(many):
+    tournament = entered(tournament_of(many[0], name="Durak open"), many[1:6])
+    start(tournament.pk, many[0])
+    play_round(tournament, 1)
+    detail = api_for(many[1]).get(f"/api/v1/tournaments/{tournament.slug}").json()
+    assert detail["status"] == "running" and len(detail["standings"]) == 5
+    first, second = detail["round_list"]
+    assert len(first["tables"]) == 2 and len(first["byes"]) == 1 and first["finished_at"]
+    assert all(t["game"] for t in second["tables"])
+    assert sorted(r["points"] for r in detail["standings"]) == [0, 1, 1, 1, 1]  # round 2's bye counts at once
+
+
+def test_a_started_cup_a_missing_tournament_and_a_token_without_the_scope_are_refused(many):
+    cup = entered(tournament_of(many[0], name="Durak cup", format="knockout"), many[1:3])
+    start(cup.pk, many[0])
+    client = api_for(many[4])
+    refused = client.post(f"/api/v1/tournaments/{cup.slug}/join")
+    assert refused.status_code == 409 and refused.json()["code"] == "started"
+    assert client.get("/api/v1/tournaments/no-such-thing").status_code == 404
+    assert api_for(many[4], ["read"]).get("/api/v1/tournaments").status_code == 403
+
+
+def test_a_pair_enters_through_the_api_naming_the_partner(many):
+    pairs = tournament_of(many[0], name="Pairs open", players=4, options={"teams": True})
+    client = api_for(many[1])
+    refused = client.post(f"/api/v1/tournaments/{pairs.slug}/join", {})
+    assert refused.status_code == 400 and "name your partner" in refused.json()["message"]
+    assert client.post(f"/api/v1/tournaments/{pairs.slug}/join", {"partner": "nobody"}).status_code == 404
+    joined = client.post(f"/api/v1/tournaments/{pairs.slug}/join", {"partner": many[2].username})
+    assert joined.status_code == 200
+    assert Entry.objects.get().partner == many[2]
