@@ -11,12 +11,17 @@ import random
 from collections import Counter
 from typing import Any
 
+from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.search import SearchGame, relative_score, view_policy
 from gameplay.bots.tricks import choose_play, closest_bid, estimate_tricks, find
 from gameplay.engine.cards import is_joker, rank_value, suit_of
+from gameplay.engine.core import clone
+from gameplay.engine.joker import joker_deck
 
 Action = dict[str, Any]
 
-__all__ = ["choose_bid", "choose_joker_action", "choose_trump", "estimate_tricks"]
+__all__ = ["JOKER_SEARCH", "choose_bid", "choose_joker_action", "choose_trump", "determinise_joker",
+           "estimate_tricks"]
 
 
 def choose_joker_action(view: dict, legal: list[Action], rng: random.Random) -> Action:
@@ -50,3 +55,47 @@ def choose_trump(seen: list[str]) -> str | None:
 def choose_bid(view: dict, legal: list[Action]) -> Action:
     """The allowed bid closest to the hand's estimate (the lower one on a tie)."""
     return closest_bid(legal, min(estimate_tricks(view["hand"], view["trump"]), view["cards"]))
+
+
+# -- the search levels' world sampler ------------------------------------------------
+
+
+def determinise_joker(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
+    """A world agreeing with what ``seat`` knows: its own visible cards, the cards
+    played this deal (public), the turned trump card; every other card (the
+    others' hands, its own unseen cards while trump is named, the rest of the
+    deck) dealt afresh, and a fresh seed."""
+    view = engine.view(state, seat)
+    known_own = list(view["hand"])
+    turned = [view["trump_card"]] if view["trump_card"] else []
+    pool = shuffled_pool(joker_deck(), [*known_own, *public_cards_played(state), *turned], rng)
+    world = clone(state)
+    sizes = view["hand_sizes"]
+    hands = []
+    for player, size in enumerate(sizes):
+        known = known_own if player == seat else []
+        hands.append([*known, *take(pool, size - len(known))])
+    world["hands"] = hands
+    world["rest"] = [*turned, *take(pool, len(state["rest"]) - len(turned))]
+    world["held_joker"] = [shown or any(is_joker(card) for card in hand)
+                           for shown, hand in zip(view_jokers_shown(state), hands)]
+    world["seed"] = fresh_seed(rng)
+    return world
+
+
+def public_cards_played(state: dict) -> list[str]:
+    """The cards played so far in this deal, the current trick included: every seat saw them."""
+    return list(state["played"])
+
+
+def view_jokers_shown(state: dict) -> list[bool]:
+    """Per seat: has it played a joker this deal (public: everybody saw it)."""
+    return list(state["joker_shown"])
+
+
+JOKER_SEARCH = SearchGame(
+    determinise=determinise_joker,
+    rollout_policy=view_policy(choose_joker_action),
+    horizon_key=lambda state: state["deal"],
+    value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
+)
