@@ -77,7 +77,7 @@ def choose_action(engine: Any, state: dict, seat: int, rng: random.Random, level
     nothing to do, the level does not exist or the budget is not a positive
     number of rollouts. ``budget`` overrides the level's default (search
     levels only)."""
-    if isinstance(level, bool) or level not in LEVELS:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise ValueError(f"There is no computer level {level!r}; the levels are {', '.join(map(str, LEVELS))}.")
     if budget is not None:
         check_budget(budget)
