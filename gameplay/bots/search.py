@@ -130,6 +130,7 @@ def view_policy(policy: Callable[[dict, list[Action], random.Random], Action]
     """A rollout policy from a level-1 player: it decides from the seat's view of the world."""
 
     def decide(engine: Any, state: State, seat: int, rng: random.Random) -> Action:
-        return policy(engine.view(state, seat), engine.legal_actions(state, seat), rng)
+        view = engine.view(state, seat)  # a seat's view lists its legal actions
+        return policy(view, view["legal_actions"], rng)
 
     return decide
