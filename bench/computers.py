@@ -59,6 +59,7 @@ class Clock:
 
     seconds: dict[int, float] = field(default_factory=lambda: defaultdict(float))
     decisions: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    longest: dict[int, float] = field(default_factory=lambda: defaultdict(float))
 
     def per_decision_ms(self, level: int) -> float:
         return 1000 * self.seconds[level] / max(1, self.decisions[level])
@@ -68,7 +69,9 @@ def decide(engine, state, seat, rng, level, scale, clock: Clock) -> dict:
     budget = None if level == 1 else max(1, round(budget_for(engine.slug, level) * scale))
     started = time.process_time()
     action = choose_action(engine, state, seat, rng, level, budget=budget)
-    clock.seconds[level] += time.process_time() - started
+    spent = time.process_time() - started
+    clock.seconds[level] += spent
+    clock.longest[level] = max(clock.longest[level], spent)
     clock.decisions[level] += 1
     return action
 
@@ -161,9 +164,10 @@ def report(result: dict, candidates: list[int]) -> list[str]:
             place = f" | place {p_mean:.2f} [{p_low:.2f}, {p_high:.2f}]"
         lines.append(f"| {slug} | L{level} vs L1 | {result['deals']} | {metric} {mean:+.3f} "
                      f"[{low:+.3f}, {high:+.3f}]{place} |")
-    times = ", ".join(f"L{level} {clock.per_decision_ms(level):.1f} ms ({clock.decisions[level]})"
+    times = ", ".join(f"L{level} {clock.per_decision_ms(level):.1f} ms, longest {1000 * clock.longest[level]:.0f} ms "
+                      f"({clock.decisions[level]})"
                       for level in sorted(clock.decisions))
-    lines.append(f"| {slug} | time per decision (decisions) | | {times} |")
+    lines.append(f"| {slug} | CPU time per decision: mean, longest (decisions) | | {times} |")
     return lines
 
 

@@ -59,9 +59,9 @@ LEVELS: tuple[int, ...] = (1, 2, 3)
 DEFAULT_BUDGETS: dict[int, int] = {2: 40, 3: 200}
 BUDGETS: dict[str, dict[int, int]] = {
     "durak": {2: 40, 3: 200},
-    "joker": {2: 40, 3: 160},
-    "odessa": {2: 40, 3: 160},
-    "domino_poker": {2: 16, 3: 48},
+    "joker": {2: 40, 3: 240},
+    "odessa": {2: 40, 3: 240},
+    "domino_poker": {2: 32, 3: 128},
     "ipuker": {2: 60, 3: 300},
 }
 

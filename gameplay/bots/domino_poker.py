@@ -19,6 +19,14 @@ Pure Python (no Django): it reads only the seat's view and its legal actions.
   over the tiles it cannot see, assuming the others show when their tile has
   at least ``OTHERS_SHOW_FROM[players]`` pips (8 of 3 players, 9 of 4: the
   symmetric equilibria); it shows when that is positive.
+
+Levels 2 and 3 (``DOMINO_POKER_SEARCH``): PIMC to the end of the deal, for
+bids (blind ones too: its own tiles are then sampled), plays, stage 5's
+pointing and the secret show-or-hide (the others' secret choices are taken
+back and made again by the rollout's level-1 players). Rollouts bid with
+``ROLLOUT_BID_SAMPLES`` greedy playouts instead of ``SAMPLES``, which keeps
+them fast. PIMC for the same reasons as Joker: short horizon, a good
+level-1 player for the rollouts.
 """
 
 from __future__ import annotations

@@ -11,6 +11,16 @@ legal actions for the seat) using only ``engine.view(state, seat)``:
   the cheapest card that covers, keeping the other unbeaten cards coverable;
 - throw in: low non-trumps (up to J; up to K when the defender is taking,
   anything but trumps once the talon is empty); otherwise "done".
+
+Levels 2 and 3 (``DURAK_SEARCH``): PIMC to the end of the game, for attacks,
+defence (beat, take, transfer), throw-ins and "done". Why PIMC: a Durak
+game is one deal of a few dozen moves, so a rollout to the very end by the
+level-1 player costs a few milliseconds and scores the real result (won or
+durak); most information becomes public as the game goes (picked-up cards,
+the discard pile, the trump under the talon), which is where PIMC's
+strategy fusion costs least. ``determinise_durak`` keeps every card the seat
+has seen where it is and deals the rest of the others' hands and the talon
+afresh.
 """
 
 from __future__ import annotations

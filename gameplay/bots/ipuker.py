@@ -15,6 +15,15 @@ never the state, so it knows no more than the player it stands in for.
   two players (each around a quarter of the fields, the symmetric choice),
   kept to counts that leave free ≥ 0 under the central guess, valuing an
   overflow by the table's ``overflow`` option.
+
+Levels 2 and 3 (``IPUKER_SEARCH``): PIMC to the end of the round, for the
+non-leaders' stakes, the leader's stake and the card counts. The hidden
+information is the others' secret commitments; ``determinise_ipuker`` takes
+back every commitment the seat cannot see, and the rollout's level-1
+players make them again (a model of the others as the level-1 player), so
+the search answers the others' likely choices instead of peeking at them.
+PIMC, not ISMCTS: a round is three simultaneous decisions deep, and the
+search evaluates each legal stake against many sampled answers.
 """
 
 from __future__ import annotations

@@ -3,6 +3,16 @@
 A simple but sensible player: bids from hand strength, plays to make exactly
 its bid, names trump by its longest and strongest suit. The bidding and play
 helpers are shared with Odessa poker's player (``bots/tricks.py``).
+
+Levels 2 and 3 (``JOKER_SEARCH``): PIMC (``bots/search.py``) to the end of the
+deal, for the trump call, the bid and every card. Why PIMC: a Joker
+decision is judged by the deal it is made in (the bid against the tricks
+the hand takes), the level-1 player already plays a deal sensibly, so
+rollouts by it rank a few candidate actions well within a few hundred
+iterations; ISMCTS would spread the same budget over a deep tree of card
+plays. ``determinise_joker`` deals the unseen cards afresh (others' hands,
+the trump chooser's unseen six, the rest behind the turned card) around
+the seat's cards and the cards played this deal.
 """
 
 from __future__ import annotations

@@ -13,6 +13,13 @@ ordinary card does the job. Odessa's own touches:
 - wanting tricks with nothing better to lead, it leads the joker "demand"
   naming the trump (pulling the others' highest trumps) where the table
   allows it, else "high".
+
+Levels 2 and 3 (``ODESSA_SEARCH``): PIMC to the end of the deal, as for Joker
+(the same reasons: short horizon, good level-1 rollouts), for bids (a blind
+deal's too: its own cards are sampled like the others'), golden and miser
+deals' plays and the joker's "high", "low" and "demand" leads.
+``determinise_odessa`` deals the unseen cards afresh, and a blind deal's
+hidden turned card with them.
 """
 
 from __future__ import annotations
