@@ -60,13 +60,17 @@ class SearchGame:
     seat's view (see the module docstring); ``rollout_policy(engine, state,
     seat, rng)``: the action a seat takes in a rollout; ``horizon_key(state)``:
     the rollout stops when it changes (the deal or round number);
-    ``value(engine, state, seat)``: the seat's score, the higher the better.
+    ``value(engine, state, seat)``: the seat's score, the higher the better;
+    ``shortlist(view, legal, rng)`` (optional): the legal actions worth
+    searching, from the seat's view (a long list of bids cut to the level-1
+    bid and its neighbours, so each gets more worlds).
     """
 
     determinise: Callable[[Any, State, int, random.Random], State]
     rollout_policy: Callable[[Any, State, int, random.Random], Action]
     horizon_key: Callable[[State], Hashable]
     value: Callable[[Any, State, int], float]
+    shortlist: Callable[[dict, list[Action], random.Random], list[Action]] | None = None
 
 
 def check_budget(budget: object) -> int:
@@ -118,6 +122,8 @@ def search_action(engine: Any, state: State, seat: int, legal: list[Action], rng
                   game: SearchGame, budget: int) -> Action:
     """The legal action with the best mean rollout value (the earliest on a tie)."""
     check_budget(budget)
+    if game.shortlist is not None:
+        legal = game.shortlist(engine.view(state, seat), legal, random.Random(rng.getrandbits(64)))
     if len(legal) == 1:
         return legal[0]
     values = action_values(engine, state, seat, legal, rng, game, budget)
