@@ -6,9 +6,9 @@
 
 Pure Python (the engines and the bots, no Django, no database). For each
 game and each *candidate* level (2 and 3) it plays the same deals with the
-candidate in every seat in turn and level 1 in all the others (duplicate
-deals: the cards are the same, only who holds them changes, so the luck of
-the deal cancels out):
+candidate in every seat in turn and level 1 (or ``--against``) in all the
+others (duplicate deals: the cards are the same, only who holds them
+changes, so the luck of the deal cancels out):
 
 - Durak (2 players): one unit is a whole game; the candidate's share of
   the points (a win 1, a draw ½) over both arrangements.
@@ -123,7 +123,7 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first_seed: int) -> dict:
+def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first_seed: int, against: int = 1) -> dict:
     engine = get_engine(slug)
     players = PLAYERS[slug]
     clock = Clock()
@@ -136,7 +136,7 @@ def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first
         for level in candidates:
             per_seat, per_place = [], []
             for seat in range(players):
-                levels = [1] * players
+                levels = [against] * players
                 levels[seat] = level
                 end = play_unit(engine, slug, start, levels, seed, scale, clock)
                 score, place = candidate_score(engine, slug, start, end, seat)
@@ -149,7 +149,7 @@ def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first
         print(f"  {slug} deal {deal + 1}/{deals}: "
               + ", ".join(f"L{level} {statistics.fmean(scores[level]):+.3f}" for level in candidates)
               + f" ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
-    return {"slug": slug, "deals": deals, "scores": scores, "places": places, "clock": clock}
+    return {"slug": slug, "deals": deals, "scores": scores, "places": places, "clock": clock, "against": against}
 
 
 def report(result: dict, candidates: list[int]) -> list[str]:
@@ -162,7 +162,7 @@ def report(result: dict, candidates: list[int]) -> list[str]:
         if result["places"][level]:
             p_mean, p_low, p_high = interval(result["places"][level])
             place = f" | place {p_mean:.2f} [{p_low:.2f}, {p_high:.2f}]"
-        lines.append(f"| {slug} | L{level} vs L1 | {result['deals']} | {metric} {mean:+.3f} "
+        lines.append(f"| {slug} | L{level} vs L{result['against']} | {result['deals']} | {metric} {mean:+.3f} "
                      f"[{low:+.3f}, {high:+.3f}]{place} |")
     times = ", ".join(f"L{level} {clock.per_decision_ms(level):.1f} ms, longest {1000 * clock.longest[level]:.0f} ms "
                       f"({clock.decisions[level]})"
@@ -175,7 +175,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     parser.add_argument("--deals", type=int, default=None, help="duplicate deals per game (default per game)")
-    parser.add_argument("--levels", nargs="+", type=int, default=[2, 3], help="candidate levels, each against level 1")
+    parser.add_argument("--levels", nargs="+", type=int, default=[2, 3], help="candidate levels")
+    parser.add_argument("--against", type=int, default=1, help="the level in the other seats (default 1)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="scale the search budgets (1 = defaults)")
     parser.add_argument("--seed", type=int, default=1000, help="the first deal's seed")
     args = parser.parse_args()
@@ -187,7 +188,7 @@ def main() -> None:
     print("|---|---|---|---|")
     for slug in args.games:
         deals = args.deals or DEFAULT_DEALS[slug]
-        result = bench_game(slug, deals, args.budget_scale, args.levels, args.seed)
+        result = bench_game(slug, deals, args.budget_scale, args.levels, args.seed, args.against)
         print("\n".join(report(result, args.levels)), flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
