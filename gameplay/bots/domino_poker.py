@@ -19,6 +19,15 @@ Pure Python (no Django): it reads only the seat's view and its legal actions.
   over the tiles it cannot see, assuming the others show when their tile has
   at least ``OTHERS_SHOW_FROM[players]`` pips (8 of 3 players, 9 of 4: the
   symmetric equilibria); it shows when that is positive.
+
+Levels 2 and 3 (``DOMINO_POKER_SEARCH``): PIMC to the end of the deal, for
+bids (blind ones too: its own tiles are then sampled), plays, stage 5's
+pointing and the secret show-or-hide (the others' secret choices are taken
+back and made again by the rollout's level-1 players). Rollouts bid with
+``ROLLOUT_BID_SAMPLES`` greedy playouts instead of ``SAMPLES``, which keeps
+them fast; a bid is searched among the level-1 bid and its neighbours only
+(``bid_shortlist``), so each candidate gets more worlds. PIMC for the same
+reasons as Joker: short horizon, a good level-1 player for the rollouts.
 """
 
 from __future__ import annotations
@@ -36,6 +45,9 @@ from gameplay.engine.domino_poker_rules import (
     trick_winner,
     weakness,
 )
+from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.search import SearchGame, relative_score
+from gameplay.engine.core import clone
 from gameplay.engine.dominoes import TILES, pips
 
 Action = dict[str, Any]
@@ -188,3 +200,81 @@ def choose_reveal(view: dict, legal: list[Action]) -> Action:
         seen.add(view["pick"]["tile"])
     show = show_value(own, seen, view["players"] - 1) > 0
     return next(action for action in legal if action["show"] is show)
+
+
+# -- the search levels' world sampler ------------------------------------------------
+
+# A rollout's bids are estimated from this many greedy playouts (the level-1 bid uses SAMPLES).
+ROLLOUT_BID_SAMPLES = 6
+
+
+def determinise_domino_poker(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
+    """A world agreeing with what ``seat`` knows: its own tiles (none while a
+    blind deal is bid), the tiles played this deal; in stage 5 its own tile,
+    the turned tile and the positions. Every other tile (others' hands, the
+    undealt ones, the rest of stage 5's row) is dealt afresh, another player's
+    secret show-or-hide is taken back (the rollout's players choose again),
+    and the seed is new."""
+    view = engine.view(state, seat)
+    world = clone(state)
+    world["seed"] = fresh_seed(rng)
+    if view["row_size"] is not None:
+        return _determinise_final(view, world, seat, rng)
+    known_own = list(view["hand"])
+    pool = shuffled_pool(TILES, [*known_own, *view["played"]], rng)
+    hands = []
+    for player, size in enumerate(view["hand_sizes"]):
+        known = known_own if player == seat else []
+        hands.append([*known, *take(pool, size - len(known))])
+    world["hands"] = hands
+    world["rest"] = take(pool, len(pool))
+    return world
+
+
+def _determinise_final(view: dict, world: dict, seat: int, rng: random.Random) -> dict:
+    """Stage 5: the row's unseen tiles shuffled around the ones the seat has seen."""
+    fixed: dict[int, str] = {}
+    if view["pick"] is not None:
+        fixed[view["pick"]["index"]] = view["pick"]["tile"]
+    if view["positions"] is not None:
+        for player, tile in enumerate(view["final_tiles"]):  # its own, and the shown ones after the reveal
+            if tile is not None:
+                fixed[view["positions"][player]] = tile
+    pool = shuffled_pool(TILES, fixed.values(), rng)
+    world["row"] = [fixed[index] if index in fixed else pool.pop() for index in range(view["row_size"])]
+    if view["positions"] is not None:
+        world["hands"] = [[world["row"][position]] for position in view["positions"]]
+    if view["committed"] is not None:
+        for other in range(view["players"]):
+            if other != seat and view["choices"][other] is None:
+                world["choices"][other] = None
+                world["auto"][other] = False
+    return world
+
+
+def rollout_domino_poker_action(engine: Any, state: dict, seat: int, rng: random.Random) -> Action:
+    """The level-1 player, with cheaper bids (fewer greedy playouts) so that rollouts stay fast."""
+    view = engine.view(state, seat)
+    legal = engine.legal_actions(state, seat)
+    if view["phase"] == "bid":
+        hand = None if view.get("hand_face_down") else list(view["hand"] or [])
+        tricks = sampled_tricks(hand, view, rng, samples=ROLLOUT_BID_SAMPLES)
+        return max(legal, key=lambda action: (expected_points(action["tricks"], tricks), -action["tricks"]))
+    return choose_domino_poker_action(view, legal, rng)
+
+
+def bid_shortlist(view: dict, legal: list[Action], rng: random.Random) -> list[Action]:
+    """A bid is searched among the level-1 bid and its two neighbours; other moves all."""
+    if view["phase"] != "bid":
+        return legal
+    guess = choose_bid(view, legal, rng)["tricks"]
+    return [action for action in legal if abs(action["tricks"] - guess) <= 1]
+
+
+DOMINO_POKER_SEARCH = SearchGame(
+    determinise=determinise_domino_poker,
+    rollout_policy=rollout_domino_poker_action,
+    horizon_key=lambda state: state["deal"],
+    value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
+    shortlist=bid_shortlist,
+)

@@ -11,6 +11,16 @@ legal actions for the seat) using only ``engine.view(state, seat)``:
   the cheapest card that covers, keeping the other unbeaten cards coverable;
 - throw in: low non-trumps (up to J; up to K when the defender is taking,
   anything but trumps once the talon is empty); otherwise "done".
+
+Levels 2 and 3 (``DURAK_SEARCH``): PIMC to the end of the game, for attacks,
+defence (beat, take, transfer), throw-ins and "done". Why PIMC: a Durak
+game is one deal of a few dozen moves, so a rollout to the very end by the
+level-1 player costs a few milliseconds and scores the real result (won or
+durak); most information becomes public as the game goes (picked-up cards,
+the discard pile, the trump under the talon), which is where PIMC's
+strategy fusion costs least. ``determinise_durak`` keeps every card the seat
+has seen where it is and deals the rest of the others' hands and the talon
+afresh.
 """
 
 from __future__ import annotations
@@ -18,8 +28,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.search import SearchGame, view_policy
 from gameplay.engine.cards import rank_value, suit_of
-from gameplay.engine.durak import beats, can_beat_all
+from gameplay.engine.core import clone
+from gameplay.engine.durak import beats, can_beat_all, durak_deck
 
 Action = dict[str, Any]
 
@@ -154,3 +167,67 @@ def choose_throw_in(view: dict, legal: list[Action]) -> Action:
         return done
     return min(_of_type(legal, "throw") or legal,
                key=lambda action: max((card_cost(card, trump) for card in action.get("cards", [])), default=0))
+
+
+# -- the search levels' world sampler ------------------------------------------------
+
+
+def determinise_durak(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
+    """A world agreeing with what ``seat`` knows: its own hand, the table, the
+    discard pile (every card in it was seen on the table), the cards each
+    player picked up and still holds, the shown lowest trump while its holder
+    must still hold it, and the trump card under the talon; every other card
+    (the rest of the others' hands, the talon's order) dealt afresh, and a
+    fresh seed."""
+    view = engine.view(state, seat)
+    trump_card = view["trump_card"]
+    table = [card for pair in view["table"] for card in (pair["attack"], pair["beat"]) if card]
+    held = [list(cards) for cards in view["taken"]]
+    shown = still_shown_trump(view, public_discard(state), table)
+    if shown is not None:
+        held[shown["seat"]].append(shown["card"])
+    known = [*view["hand"], *table, *public_discard(state), *(card for cards in held for card in cards)]
+    pool = shuffled_pool(durak_deck(), [*known, *([trump_card] if trump_card else [])], rng)
+    world = clone(state)
+    hands = []
+    for player, size in enumerate(view["hand_sizes"]):
+        if player == seat:
+            hands.append(list(view["hand"]))
+        else:
+            hands.append([*held[player], *take(pool, size - len(held[player]))])
+    world["hands"] = hands
+    world["talon"] = [*take(pool, view["talon"] - 1), trump_card] if view["talon"] else []
+    world["seed"] = fresh_seed(rng)
+    return world
+
+
+def public_discard(state: dict) -> list[str]:
+    """The discard pile ("отбой"): every card in it lay face up on the table first."""
+    return list(state["discard"])
+
+
+def still_shown_trump(view: dict, discard: list[str], table: list[str]) -> dict | None:
+    """The lowest trump shown at the start (``{"seat", "card"}``) if its holder
+    must still hold it: it has not been seen since on the table, in the
+    discard pile, in a picked-up pile or in the seat's own hand."""
+    shown = view["shown_trump"]
+    if not shown or shown["seat"] == view["seat"]:
+        return None
+    card = shown["card"]
+    elsewhere = [*discard, *table, *view["hand"], *(c for cards in view["taken"] for c in cards)]
+    return None if card in elsewhere else shown
+
+
+def durak_value(engine: Any, state: dict, seat: int) -> float:
+    """The seat's points once the game is over (1 won, ½ drawn, 0 the durak); ½ if a rollout was cut."""
+    if not engine.is_over(state):
+        return 0.5
+    return float(engine.outcome(state)["scores"][seat])
+
+
+DURAK_SEARCH = SearchGame(
+    determinise=determinise_durak,
+    rollout_policy=view_policy(choose_durak_action),
+    horizon_key=lambda state: None,
+    value=durak_value,
+)

@@ -15,6 +15,15 @@ never the state, so it knows no more than the player it stands in for.
   two players (each around a quarter of the fields, the symmetric choice),
   kept to counts that leave free ≥ 0 under the central guess, valuing an
   overflow by the table's ``overflow`` option.
+
+Levels 2 and 3 (``IPUKER_SEARCH``): PIMC to the end of the round, for the
+non-leaders' stakes, the leader's stake and the card counts. The hidden
+information is the others' secret commitments; ``determinise_ipuker`` takes
+back every commitment the seat cannot see, and the rollout's level-1
+players make them again (a model of the others as the level-1 player), so
+the search answers the others' likely choices instead of peeking at them.
+PIMC, not ISMCTS: a round is three simultaneous decisions deep, and the
+search evaluates each legal stake against many sampled answers.
 """
 
 from __future__ import annotations
@@ -22,7 +31,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.engine.ipuker import FIELD_BRACKETS, fields_for
+from gameplay.bots.sampling import fresh_seed
+from gameplay.bots.search import SearchGame, relative_score, view_policy
+from gameplay.engine.core import clone
+from gameplay.engine.ipuker import FIELD_BRACKETS, PLAYERS, fields_for
 
 Action = dict[str, Any]
 
@@ -106,3 +118,48 @@ def choose_cards(fields: int, overflow: str, legal: list[Action], rng: random.Ra
 
     best = max(value(count) for count in safe)
     return counts[rng.choice([count for count in safe if value(count) >= best - 1e-9])]
+
+
+# -- the search levels' world sampler ------------------------------------------------
+
+
+def determinise_ipuker(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
+    """A world agreeing with what ``seat`` knows: the revealed stakes and counts,
+    its own, the leader's stake once made, the leaders so far. Every value it
+    cannot see is taken back: another player's secret stake or card count is
+    made uncommitted (the rollout's players choose again), the leaders of the
+    later rounds in ``random`` order are drawn afresh, and the seed (the
+    ``cards`` overflow's layout) is new."""
+    view = engine.view(state, seat)
+    world = clone(state)
+    for other in range(PLAYERS):
+        if other == seat:
+            continue
+        if view["stakes"][other] is None:
+            world["stakes"][other] = None
+            world["auto"][other] = False
+        if view["counts"][other] is None:
+            world["counts"][other] = None
+            if state["phase"] == "cards":
+                world["auto"][other] = False
+    world["leader_plan"] = sampled_leader_plan(view, rng)
+    world["seed"] = fresh_seed(rng)
+    return world
+
+
+def sampled_leader_plan(view: dict, rng: random.Random) -> list[int]:
+    """The leaders so far, then the others: clockwise they follow from the first; in ``random`` order shuffled."""
+    leaders = list(view["leaders"])
+    if view["options"]["leader_order"] == "clockwise":
+        return [(leaders[0] + offset) % PLAYERS for offset in range(PLAYERS)]
+    rest = [other for other in range(PLAYERS) if other not in leaders]
+    rng.shuffle(rest)
+    return [*leaders, *rest]
+
+
+IPUKER_SEARCH = SearchGame(
+    determinise=determinise_ipuker,
+    rollout_policy=view_policy(choose_ipuker_action),
+    horizon_key=lambda state: state["round"],
+    value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
+)

@@ -13,6 +13,13 @@ ordinary card does the job. Odessa's own touches:
 - wanting tricks with nothing better to lead, it leads the joker "demand"
   naming the trump (pulling the others' highest trumps) where the table
   allows it, else "high".
+
+Levels 2 and 3 (``ODESSA_SEARCH``): PIMC to the end of the deal, as for Joker
+(the same reasons: short horizon, good level-1 rollouts), for bids (a blind
+deal's too: its own cards are sampled like the others'), golden and miser
+deals' plays and the joker's "high", "low" and "demand" leads.
+``determinise_odessa`` deals the unseen cards afresh, and a blind deal's
+hidden turned card with them.
 """
 
 from __future__ import annotations
@@ -20,8 +27,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.search import SearchGame, relative_score, view_policy
 from gameplay.bots.tricks import choose_play, closest_bid, estimate_tricks
+from gameplay.engine.core import clone
 from gameplay.engine.odessa import odessa_joker
+from gameplay.engine.odessa_setup import make_odessa_deck
 from gameplay.engine.tricks import DEMAND, HIGH
 
 Action = dict[str, Any]
@@ -57,3 +68,42 @@ def wants_tricks(view: dict) -> bool:
         return False
     seat = view["seat"]
     return view["bids"][seat] > view["taken"][seat]
+
+
+# -- the search levels' world sampler ------------------------------------------------
+
+
+def determinise_odessa(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
+    """A world agreeing with what ``seat`` knows: its own cards (none while a
+    blind deal is bid), the cards played this deal (public) and the turned
+    trump card once shown; every other card (others' hands, the rest of the
+    deck, a blind deal's hidden turned card) dealt afresh, and a fresh seed."""
+    view = engine.view(state, seat)
+    known_own = list(view["hand"])
+    turned = [view["trump_card"]] if view["trump_card"] else []
+    deck = make_odessa_deck(view["options"]["deck"])
+    pool = shuffled_pool(deck, [*known_own, *public_cards_played(state), *turned], rng)
+    world = clone(state)
+    hands = []
+    for player, size in enumerate(view["hand_sizes"]):
+        known = known_own if player == seat else []
+        hands.append([*known, *take(pool, size - len(known))])
+    world["hands"] = hands
+    world["rest"] = [*turned, *take(pool, len(state["rest"]) - len(turned))]
+    if view["trump_hidden"]:
+        world["trump"], world["trump_card"] = engine._trump_of(view["options"], view["special"], world["rest"])
+    world["seed"] = fresh_seed(rng)
+    return world
+
+
+def public_cards_played(state: dict) -> list[str]:
+    """The cards played so far in this deal, the current trick included: every seat saw them."""
+    return list(state["played"])
+
+
+ODESSA_SEARCH = SearchGame(
+    determinise=determinise_odessa,
+    rollout_policy=view_policy(choose_odessa_action),
+    horizon_key=lambda state: state["deal"],
+    value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
+)
