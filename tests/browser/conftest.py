@@ -249,6 +249,28 @@ def sign_up(page, username: str, name: str, password: str) -> None:
     expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
 
 
+def table_version(page) -> int:
+    """The version of the game the table shows."""
+    return int(page.locator("#table").get_attribute("data-version"))
+
+
+def deal_number(page, of: int | None = None) -> int:
+    """The deal the table's "Deal N of M" line shows (and M is `of`, when given)."""
+    text = page.locator("#table .deal-info > span").first.inner_text()
+    total = str(of) if of is not None else r"\d+"
+    match = re.match(rf"Deal (\d+) of {total}\b", text)
+    assert match, f"unexpected deal line {text!r}"
+    return int(match.group(1))
+
+
+def wait_for_sheet_of_current_version(page, timeout_ms: int = 20_000) -> None:
+    """Until the score sheet shows the same version of the game as the table."""
+    page.wait_for_function(
+        "() => document.getElementById('sheet').dataset.version === document.getElementById('table').dataset.version",
+        timeout=timeout_ms,
+    )
+
+
 def wait_for_version_above(page, version: int, timeout_ms: int = 20_000) -> None:
     """Until the game table shows a version above `version` (a move arrived)."""
     try:

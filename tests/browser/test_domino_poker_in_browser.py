@@ -12,7 +12,9 @@ import time
 
 import pytest
 
-from tests.browser.conftest import sign_up, wait_for_version_above
+from tests.browser.conftest import (
+    deal_number, log_in, new_page, sign_up, table_version, wait_for_sheet_of_current_version, wait_for_version_above,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -38,24 +40,6 @@ NEXT_STEP_JS = """() => {
   if (table.querySelector("button[data-tile]:not([disabled])")) return "tile";
   return null;
 }"""
-
-
-def table_version(page) -> int:
-    return int(page.locator("#table").get_attribute("data-version"))
-
-
-def deal_number(page) -> int:
-    text = page.locator("#table .deal-info > span").first.inner_text()
-    match = re.match(rf"Deal (\d+) of {DEALS}", text)
-    assert match, f"unexpected deal line {text!r}"
-    return int(match.group(1))
-
-
-def wait_for_sheet_of_current_version(page) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('sheet').dataset.version === document.getElementById('table').dataset.version",
-        timeout=STEP_TIMEOUT_MS,
-    )
 
 
 def create_a_short_table(page) -> None:
@@ -107,11 +91,11 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
     deadline = time.monotonic() + PLAY_SECONDS
     last_move = 0.0
     while True:
-        assert time.monotonic() < deadline, f"still in deal {deal_number(page)} after {PLAY_SECONDS}s"
+        assert time.monotonic() < deadline, f"still in deal {deal_number(page, of=DEALS)} after {PLAY_SECONDS}s"
         step = page.wait_for_function(NEXT_STEP_JS, timeout=STEP_TIMEOUT_MS).json_value()
         if step == "over":
             break
-        if not checked_sheet_after_deal_1 and deal_number(page) >= 2:
+        if not checked_sheet_after_deal_1 and deal_number(page, of=DEALS) >= 2:
             wait_for_sheet_of_current_version(page)
             row = page.locator("#sheet table.domino-sheet tr.deal").first
             expect(row).not_to_have_class(re.compile(r"\bin-progress\b"))
@@ -178,7 +162,6 @@ def test_a_person_plays_domino_poker_through_the_blind_deal_and_the_stage_5_show
 def test_the_leader_points_at_a_tile_of_the_row_and_a_direction_then_hides_the_tile_given(page, live_site):
     from playwright.sync_api import expect
 
-    from tests.browser.conftest import log_in
 
     password = "kitchen-Table-2024"
     setup = live_site.run_scenario("domino_leader", "lev", password)
@@ -235,7 +218,6 @@ def scrolls_sideways(page) -> bool:
 def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sideways(browser, live_site, language):
     from playwright.sync_api import expect
 
-    from tests.browser.conftest import new_page
 
     page = new_page(browser, live_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                     locale="ru-RU" if language == "ru" else "en-US", extra_http_headers={"Accept-Language": language})
@@ -257,7 +239,6 @@ def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sidewa
 def test_on_a_phone_a_table_for_four_shows_the_blind_bid_and_stage_5_without_scrolling(browser, live_site, moment):
     from playwright.sync_api import expect
 
-    from tests.browser.conftest import log_in, new_page
 
     password = "kitchen-Table-2024"
     username = f"mila-{moment}"

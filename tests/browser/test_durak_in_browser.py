@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import new_page, sign_up, wait_for_version_above
+from tests.browser.conftest import new_page, sign_up, table_version, wait_for_version_above
 from tests.browser.orders_scenario import run
 
 pytestmark = pytest.mark.browser
@@ -58,10 +58,6 @@ BEAT_CHOICES_JS = """() => {
   const table = document.getElementById("table");
   return !!table.querySelector("button[data-move=take]:not([disabled])");
 }"""
-
-
-def table_version(page) -> int:
-    return int(page.locator("#table").get_attribute("data-version"))
 
 
 def create_durak_table(page) -> str:

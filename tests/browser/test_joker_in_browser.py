@@ -11,7 +11,9 @@ import time
 
 import pytest
 
-from tests.browser.conftest import sign_up, wait_for_version_above
+from tests.browser.conftest import (
+    deal_number, sign_up, table_version, wait_for_sheet_of_current_version, wait_for_version_above,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -33,24 +35,6 @@ NEXT_STEP_JS = """(untilDeal) => {
   if (table.querySelector("button[data-card]:not([disabled])")) return "card";
   return null;
 }"""
-
-
-def table_version(page) -> int:
-    return int(page.locator("#table").get_attribute("data-version"))
-
-
-def deal_number(page) -> int:
-    text = page.locator("#table .deal-info > span").first.inner_text()
-    match = re.match(r"Deal (\d+) of 24", text)
-    assert match, f"unexpected deal line {text!r}"
-    return int(match.group(1))
-
-
-def wait_for_sheet_of_current_version(page) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('sheet').dataset.version === document.getElementById('table').dataset.version",
-        timeout=STEP_TIMEOUT_MS,
-    )
 
 
 def assert_deal_row_complete(page, deal_index: int) -> None:
@@ -119,9 +103,9 @@ def test_sign_up_create_a_table_and_play_the_first_deals(page, live_site):
     checked_deal_1_sheet = False
     deadline = time.monotonic() + PLAY_SECONDS
     while True:
-        assert time.monotonic() < deadline, f"still in deal {deal_number(page)} after {PLAY_SECONDS}s"
+        assert time.monotonic() < deadline, f"still in deal {deal_number(page, of=24)} after {PLAY_SECONDS}s"
         step = page.wait_for_function(NEXT_STEP_JS, arg=PLAY_UNTIL_DEAL, timeout=STEP_TIMEOUT_MS).json_value()
-        if not checked_deal_1_sheet and deal_number(page) >= 2:
+        if not checked_deal_1_sheet and deal_number(page, of=24) >= 2:
             # Deal 1 is over: its row on the sheet is filled in without a reload.
             wait_for_sheet_of_current_version(page)
             assert_deal_row_complete(page, 0)
@@ -144,7 +128,7 @@ def test_sign_up_create_a_table_and_play_the_first_deals(page, live_site):
         wait_for_version_above(page, before)
 
     assert checked_deal_1_sheet
-    assert deal_number(page) >= PLAY_UNTIL_DEAL
+    assert deal_number(page, of=24) >= PLAY_UNTIL_DEAL
     # The computers before this player in deal 3 have bid: the table is still now.
     expect(table.locator(".seat.me.acting")).to_have_count(1)
     last_version = table_version(page)

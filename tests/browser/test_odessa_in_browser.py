@@ -11,7 +11,10 @@ import time
 
 import pytest
 
-from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, sign_up, wait_for_version_above
+from tests.browser.conftest import (
+    BASE_DIR, SETUP_SECONDS, deal_number, log_in, sign_up, table_version, wait_for_sheet_of_current_version,
+    wait_for_version_above,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -39,24 +42,6 @@ def run_odessa_scenario(live_site, name: str, username: str) -> dict:
                           cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS)
     assert done.returncode == 0, f"scenario {name} failed:\n{done.stdout}\n{done.stderr}"
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def table_version(page) -> int:
-    return int(page.locator("#table").get_attribute("data-version"))
-
-
-def deal_number(page) -> int:
-    text = page.locator("#table .deal-info > span").first.inner_text()
-    match = re.match(r"Deal (\d+) of (\d+)", text)
-    assert match, f"unexpected deal line {text!r}"
-    return int(match.group(1))
-
-
-def wait_for_sheet_of_current_version(page) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('sheet').dataset.version === document.getElementById('table').dataset.version",
-        timeout=STEP_TIMEOUT_MS,
-    )
 
 
 def test_create_a_table_with_chosen_options_and_play_the_first_deals(page, live_site):
