@@ -62,14 +62,19 @@ def test_sign_up_then_the_link_confirms_the_address(browser, live_site):
         page.context.close()
 
 
+def submit_password(page, username: str) -> None:
+    """The login form filled with `username` and the scenarios' password, and sent."""
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+
+
 def test_the_admin_waits_for_an_authenticator_app_whose_code_the_next_login_asks(browser, live_site):
     scenario(live_site, "player", "boss", PASSWORD, "staff")
     page = new_page(browser, live_site)
     try:
         page.goto("/accounts/login/?next=/admin/")
-        page.fill("#id_username", "boss@example.com")  # by address
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "boss@example.com")  # by address
         page.wait_for_url(re.compile(r"/accounts/2fa/$"))
         expect(page.locator(".messages")).to_contain_text("Set up a second factor")
 
@@ -84,9 +89,7 @@ def test_the_admin_waits_for_an_authenticator_app_whose_code_the_next_login_asks
 
         page.context.clear_cookies()  # another visit, logged out
         page.goto("/accounts/login/?next=/admin/")
-        page.fill("#id_username", "boss")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "boss")
         page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
         page.fill("#id_code", "000000" if totp(secret) != "000000" else "111111")
         page.locator("main form button[type=submit]").click()
@@ -120,9 +123,7 @@ def passkey_browser(browser, live_site):
 def register_passkey(page, username: str, passwordless: bool) -> None:
     """Logged in by password, the player adds a passkey on allauth's page (after confirming the password)."""
     page.goto("/accounts/login/?next=/accounts/2fa/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
+    submit_password(page, username)
     page.wait_for_url(re.compile(r"/accounts/2fa/$"))
     page.goto("/accounts/2fa/webauthn/add/" + ("?passwordless" if passwordless else ""))
     reauthenticate_if_asked(page)
@@ -186,9 +187,7 @@ def test_a_passkey_is_the_second_factor_after_the_password(browser, live_site):
     try:
         register_passkey(page, "pavel", passwordless=False)
         page.goto("/accounts/login/?next=/accounts/profile/")
-        page.fill("#id_username", "pavel")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "pavel")
         page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
         expect(page.locator("header")).not_to_contain_text("pavel")  # not in yet: the passkey is asked
         posted = record_posted_credential(page, "/accounts/2fa/authenticate/")
@@ -199,9 +198,7 @@ def test_a_passkey_is_the_second_factor_after_the_password(browser, live_site):
         # The assertion of that login sent again after the password of another: refused, and told so.
         context.clear_cookies()
         page.goto("/accounts/login/?next=/accounts/profile/")
-        page.fill("#id_username", "pavel")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "pavel")
         page.wait_for_url(re.compile(r"/accounts/2fa/authenticate/"))
         post_credential_again(page, posted, "/accounts/2fa/authenticate/")
         expect(page.locator("main")).to_contain_text(PASSKEY_REFUSED)
@@ -219,9 +216,7 @@ def test_an_account_whose_second_factor_is_a_passkey_is_deleted_only_once_the_pa
     try:
         register_passkey(page, "polina", passwordless=False)
         page.goto("/accounts/login/?next=/accounts/my-data/")
-        page.fill("#id_username", "polina")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "polina")
         page.locator("#mfa_webauthn_authenticate").click()
         page.wait_for_url(re.compile(r"/accounts/my-data/$"))
 
@@ -267,9 +262,7 @@ def test_my_data_is_downloaded_and_read_then_the_account_deleted(browser, live_s
         page.wait_for_url(re.compile(r"/$"))
         expect(page.locator(".messages")).to_contain_text("Your account is deleted.")
         page.goto("/accounts/login/")
-        page.fill("#id_username", "olga")
-        page.fill("#id_password", PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        submit_password(page, "olga")
         expect(page.locator("main")).to_contain_text("not correct")
         # The refused deletion's page answers 400, which Chromium logs.
         assert [e for e in page.js_errors if "/accounts/delete/" not in e] == []
