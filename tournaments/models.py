@@ -48,6 +48,8 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     # A knockout cup at tables of 3 to 6: the top places of each table that go on.
     advance = models.PositiveSmallIntegerField(_("places that go on from a table"), default=1)
+    # A knockout cup at two-player tables: the games of each match (`tournaments.matches`).
+    games_per_match = models.PositiveSmallIntegerField(_("games per match"), default=1)
     max_entries = models.PositiveIntegerField(_("most players"), null=True, blank=True)
     rated = models.BooleanField(_("rated games"), default=True)
     allow_bots = models.BooleanField(_("bot accounts may enter"), default=False)
@@ -177,6 +179,8 @@ class Table(models.Model):
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="tournament_table", verbose_name=_("game"))
     forfeits = models.JSONField(_("forfeited by"), default=list, blank=True)
+    # A cup match of several games: which game of the match (after its games, a decider).
+    match_game = models.PositiveSmallIntegerField(_("game of the match"), default=1)
 
     class Meta:
         verbose_name = _("table")

@@ -59,6 +59,7 @@ from tournaments import knockout, rounds, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 RESERVED_SLUGS = {"new", "rules"}
+MOST_GAMES_PER_MATCH = 9
 
 
 def may_run(tournament: Tournament, user) -> bool:
@@ -108,6 +109,12 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
     advance = settings_of_tournament.get("advance", 1)
     if cup and (not isinstance(advance, int) or not 1 <= advance < players):
         raise GameError(_("From a table of %(n)s, 1 to %(m)s places go on.") % {"n": players, "m": players - 1},
+                        code="bad_request")
+    games = settings_of_tournament.get("games_per_match", 1)
+    if not isinstance(games, int) or not 1 <= games <= MOST_GAMES_PER_MATCH:
+        raise GameError(_("A match has 1 to %(n)s games.") % {"n": MOST_GAMES_PER_MATCH}, code="bad_request")
+    if games > 1 and (not cup or (2 if options.get("teams") else players) != 2):
+        raise GameError(_("Matches of several games are played in knockout cups at two-player tables."),
                         code="bad_request")
     if cup:
         rounds = 0  # counted from the entrants at the start
