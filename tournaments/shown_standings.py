@@ -6,13 +6,18 @@ a fingerprint of everything the standings depend on: its settings, the
 entries (withdrawals, cup exits), the tables' games that ended, the byes.
 A result, a withdrawal, a late entry or a bye changes the fingerprint, so
 the next reader computes them again; nothing has to remember to clear it.
-(A player's new display name shows from the next change on.)"""
+The one input outside the tournament's rows is its players' names: a
+player renamed (`player_saved`, connected to the user model's post_save in
+TournamentsConfig.ready()) moves, after the commit, the names' version of
+every tournament the player is in, which is part of the key."""
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 
 from gameplay.models import Game
@@ -35,9 +40,32 @@ def fingerprint(tournament: Tournament) -> str:
                  sorted(byes.items())))
 
 
+_NAMES_KEY = "tournament-names:{}"
+NAME_FIELDS = {"username", "display_name"}
+
+
+def names_version(tournament_id: int) -> str:
+    return cache.get(_NAMES_KEY.format(tournament_id)) or "0"
+
+
+def names_changed(tournament_ids: list[int]) -> None:
+    """The players' names shown by these tournaments changed: the next reader computes them again."""
+    cache.set_many({_NAMES_KEY.format(pk): secrets.token_hex(8) for pk in tournament_ids}, KEEP_SECONDS)
+
+
+def player_saved(sender, instance, created: bool, update_fields=None, **_kwargs) -> None:
+    """A player's name is in every tournament the player (or, in pairs, the partner) entered."""
+    if created or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
+        return  # a login's last_login, a new account: no name shown anywhere changed
+    tournament_ids = list(Entry.objects.filter(Q(user_id=instance.pk) | Q(partner_id=instance.pk))
+                          .values_list("tournament_id", flat=True).distinct())
+    if tournament_ids:
+        transaction.on_commit(lambda: names_changed(tournament_ids))
+
+
 def _kept(name: str, tournament: Tournament, compute):
     digest = hashlib.sha256(fingerprint(tournament).encode()).hexdigest()
-    key = f"tournament-{name}:{tournament.pk}:{digest}"
+    key = f"tournament-{name}:{tournament.pk}:{digest}:{names_version(tournament.pk)}"
     value = cache.get(key)
     if value is None:
         value = compute(tournament)
