@@ -27,7 +27,7 @@ from accounts.standing import is_suspended
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tournaments import cup, knockout, matches, notices, pairing, swiss
+from tournaments import cup, group_stage, knockout, matches, notices, pairing, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 log = logging.getLogger(__name__)
@@ -89,8 +89,11 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
                .select_related("user", "partner").order_by("number")
                if not any(is_suspended(p, now) for p in _people(e))]
     in_cup = tournament.format == Tournament.Format.KNOCKOUT
-    if in_cup:
-        tables, byes = knockout.draw([e.pk for e in playing], tournament.table_size)
+    if group_stage.in_group_stage(tournament, number):
+        tables, byes = group_stage.tables_of_round(tournament, number, playing), []
+    elif in_cup:
+        seed_of = cup.seeds(tournament)
+        tables, byes = knockout.draw(sorted((e.pk for e in playing), key=seed_of.__getitem__), tournament.table_size)
     elif len(playing) < tournament.table_size:
         tables, byes = [], [e.pk for e in playing]
     else:
@@ -102,21 +105,24 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
     bye_points = 0.0 if in_cup else 1.0 if tournament.table_size == 2 else 0.5
     Bye.objects.bulk_create([Bye(round=round_, entry_id=pk, kind=Bye.Kind.PAIRING, points=bye_points)
                              for pk in byes])
-    for board, (seats, match_game) in enumerate(games_of_matches(tournament, tables), start=1):
+    for board, (seats, match_game) in enumerate(games_of_matches(tournament, number, tables), start=1):
         open_table(tournament, round_, board, seats, by_entry, match_game)
     notices.byes_given(tournament, round_, [p for pk in byes if not in_cup for p in _people(by_entry[pk])], bye_points)
     if not tables:
         round_over(tournament, round_, now)
 
 
-def games_of_matches(tournament: Tournament, tables: list[list[int]]) -> list[tuple[list[int], int]]:
-    """Each table's seats and its game of the match: in a cup of matches of several games, every match
-    (the better seed first) gives its games, who sits first alternating (`tournaments.matches`)."""
+def _in_cup_stage(tournament: Tournament, number: int) -> bool:
+    return tournament.format == Tournament.Format.KNOCKOUT and not group_stage.in_group_stage(tournament, number)
+
+
+def games_of_matches(tournament: Tournament, number: int, tables: list[list[int]]) -> list[tuple[list[int], int]]:
+    """Each table's seats and its game of the match: in a cup round of matches of several games, every
+    match (the better seed first) gives its games, who sits first alternating (`tournaments.matches`)."""
     games = tournament.games_per_match
-    if tournament.format != Tournament.Format.KNOCKOUT or tournament.table_size != 2 or games < 2:
+    if not _in_cup_stage(tournament, number) or tournament.table_size != 2 or games < 2:
         return [(seats, 1) for seats in tables]
-    return [(matches.seats_of_game(*pair, number, games), number) for pair in tables
-            for number in range(1, games + 1)]
+    return [(matches.seats_of_game(*pair, game, games), game) for pair in tables for game in range(1, games + 1)]
 
 
 def open_table(tournament: Tournament, round_: Round, board: int, seats: list[int], by_entry: dict[int, Entry],
@@ -164,12 +170,14 @@ def round_over(tournament: Tournament, round_: Round, now: datetime) -> None:
     """Every table of the round is settled: it is finished (in a cup, the
     players who do not go on are out), and after the commit a task starts
     the next round or ends the tournament (`advance`)."""
-    cup_round = tournament.format == Tournament.Format.KNOCKOUT
+    cup_round = _in_cup_stage(tournament, round_.number)
     if cup_round and start_deciders(tournament, round_, now):
         return
     round_.finished_at = now
     round_.save(update_fields=["finished_at"])
-    if cup_round:
+    if tournament.has_groups and round_.number == tournament.group_rounds:
+        group_stage.close(tournament, pairing.history(tournament))
+    elif cup_round:
         tournament.entries.filter(pk__in=cup.out_of(tournament, round_), out_in_round=None) \
             .update(out_in_round=round_.number)
     tournament_id = tournament.pk

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 
 from gameplay.models import Game
-from tournaments import crosstable, pairing, standings
+from tournaments import crosstable, group_stage, pairing, standings
 from tournaments.models import Bye, Entry, Table, Tournament
 
 KEEP_SECONDS = 24 * 3600
@@ -33,9 +33,11 @@ def fingerprint(tournament: Tournament) -> str:
         n=Count("pk"), over=Count("pk", filter=Q(game__status__in=OVER)), last=Max("game__finished_at"))
     entries = Entry.objects.filter(tournament=tournament).aggregate(
         n=Count("pk"), gone=Count("pk", filter=Q(withdrawn_at__isnull=False)), last=Max("withdrawn_at"),
-        out=Sum("out_in_round"), numbers=Sum("number"), ratings=Sum("rating"), forfeits=Sum("forfeits"))
+        out=Sum("out_in_round"), numbers=Sum("number"), ratings=Sum("rating"), forfeits=Sum("forfeits"),
+        cup_seeds=Sum("cup_seed"))
     byes = Bye.objects.filter(round__tournament=tournament).aggregate(n=Count("pk"), points=Sum("points"))
-    settings = (tournament.rounds, tuple(tournament.tiebreak_chain), tournament.format, tournament.status)
+    settings = (tournament.rounds, tuple(tournament.tiebreak_chain), tournament.format, tournament.status,
+                tournament.group_size, tournament.group_rounds)
     return repr((tournament.pk, tournament.created_at, settings, sorted(tables.items()), sorted(entries.items()),
                  sorted(byes.items())))
 
@@ -82,3 +84,10 @@ def shown_cross_table(tournament: Tournament):
     """The cross-table (`tournaments.crosstable.cross_table`), kept the same way (a game starting
     changes it too: its table's count is in the fingerprint)."""
     return _kept("crosstable", tournament, crosstable.cross_table)
+
+
+def shown_groups(tournament: Tournament) -> list[group_stage.Group]:
+    """A cup's group standings (none without groups), kept the same way."""
+    if not tournament.has_groups:
+        return []
+    return _kept("groups", tournament, lambda t: group_stage.group_standings(t, pairing.history(t)))
