@@ -97,3 +97,13 @@ def test_groups_that_do_not_fit_are_refused_and_nothing_starts(people):
     cup.refresh_from_db()
     assert cup.status == Tournament.Status.OPEN and not Entry.objects.exclude(group=None).exists()
     assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language,phrases", [
+    ("en", ["Groups before the cup", "seeds 1 4 5 8", "1 against 2 and 6 against 5", "Berger"]),
+    ("ru", ["Группы перед кубком", "номера 1 4 5 8", "1 против 2 и 6 против 5", "Бергера"]),
+])
+def test_the_rules_page_gives_the_groups_worked_example(client, language, phrases):
+    page = client.get(reverse("tournament_rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert all(phrase in page for phrase in phrases)
