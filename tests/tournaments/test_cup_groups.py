@@ -107,3 +107,25 @@ def test_groups_that_do_not_fit_are_refused_and_nothing_starts(people):
 def test_the_rules_page_gives_the_groups_worked_example(client, language, phrases):
     page = client.get(reverse("tournament_rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert all(phrase in page for phrase in phrases)
+
+
+@pytest.mark.django_db
+def test_joker_groups_are_tables_of_four_playing_four_games_then_the_top_two_of_each_meet_in_the_final(people):
+    cup = entered(tournament_of(people[0], engine="joker", players=4, format=Tournament.Format.KNOCKOUT,
+                                advance=2, group_size=4, group_advance=2), people[1:9])
+    start(cup.pk, people[0])
+    cup.refresh_from_db()
+    assert (cup.group_rounds, cup.rounds) == (4, 5)
+    firsts = []
+    for number in range(1, 5):
+        tables = round_tables(cup, number)
+        assert [sorted(t.seats) for t in tables] == [sorted(t.seats) for t in round_tables(cup, 1)]
+        firsts += [t.seats[0] for t in tables]
+        for table in tables:
+            game = Game.objects.get(pk=table.game_id)
+            with committed():  # a Joker game ends: places for all
+                game_services.resign(game.pk, game.seats.get(position=3).user)
+    assert sorted(firsts) == sorted(Entry.objects.filter(tournament=cup).values_list("pk", flat=True))
+    (final,) = round_tables(cup, 5)
+    assert Entry.objects.filter(tournament=cup, out_in_round=4).count() == 4
+    assert {Entry.objects.get(pk=pk).group for pk in final.seats} == {1, 2}
