@@ -22,7 +22,7 @@ to the cup (fewer than a group holds).
   everyone sits first once.
 - The group stage's rounds are the tournament's first rounds; they start,
   end (deadlines, forfeits) and advance as every round does. A game of a
-  withdrawn player that is still to come is not played (the other players
+  withdrawn (or, that round, suspended) player that is still to come is not played (the other players
   sit out that round; at larger tables the whole table does).
 - Group standings: the tournament's standings engine (points, then the
   organizer's tie-breaks) over the group's games.

@@ -33,6 +33,10 @@ Decisions (issue 41):
   `forfeits_to_withdraw` forfeits (0: never) is withdrawn.
 - A withdrawn player's game in play is resigned for him (a forfeit) and he
   is not paired again.
+- Knockout cups: two-player matches of 1 to 9 games, a level match of two
+  or more games playing a decider (`tournaments.matches`); optional
+  round-robin groups before the cup, whose top places go on seeded by the
+  group results (`tournaments.groups`, `tournaments.group_stage`).
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@ alternates, a forfeit is a lost game, a level match plays a decider (then the
 better seed), a withdrawn player loses the match, and the round waits until
 every match is decided (tournaments/matches.py, its worked example)."""
 
+from datetime import timedelta
 from fractions import Fraction
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from gameplay import services as game_services
 from gameplay.models import Game
@@ -87,6 +89,7 @@ def test_a_two_game_match_level_after_its_games_is_decided_by_a_decider(people, 
     assert cup.status == Tournament.Status.RUNNING and cup.round_set.get().finished_at is None
     decider = round_tables(cup, 1)[2]
     assert (decider.seats, decider.match_game) == ([worse, better], 3)
+    assert cup.round_set.get().deadline > timezone.now() + timedelta(days=cup.round_days - 1)  # its own days
     page = client.get(reverse("tournament_round", args=[cup.slug, 1])).content.decode()
     assert "game 2 of the match" in page and "decider" in page
     _loses(decider, better)
