@@ -146,3 +146,20 @@ def test_several_games_a_match_only_in_two_player_cups(people):
 def test_the_rules_page_says_how_a_match_is_decided(client, language, phrases):
     page = client.get(reverse("tournament_rules"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert all(phrase in page for phrase in phrases)
+
+
+@pytest.mark.django_db
+def test_the_next_round_waits_for_a_decider_of_another_match(people):
+    cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT, games_per_match=2), people[1:5])
+    start(cup.pk, people[0])
+    seed = {e.number: e.pk for e in Entry.objects.filter(tournament=cup)}
+    one_four = [t for t in round_tables(cup, 1) if seed[1] in t.seats]
+    two_three = [t for t in round_tables(cup, 1) if seed[2] in t.seats]
+    for table in one_four:
+        _loses(table, seed[4])  # 2–0
+    _loses(two_three[0], seed[3])
+    _loses(two_three[1], seed[2])  # 1–1: a decider
+    assert not cup.round_set.filter(number=2).exists()
+    (decider,) = [t for t in round_tables(cup, 1) if t.match_game == 3]
+    _loses(decider, seed[3])
+    assert sorted(round_tables(cup, 2)[0].seats) == sorted([seed[1], seed[2]])
