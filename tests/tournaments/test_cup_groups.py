@@ -129,3 +129,13 @@ def test_joker_groups_are_tables_of_four_playing_four_games_then_the_top_two_of_
     (final,) = round_tables(cup, 5)
     assert Entry.objects.filter(tournament=cup, out_in_round=4).count() == 4
     assert {Entry.objects.get(pk=pk).group for pk in final.seats} == {1, 2}
+
+
+@pytest.mark.django_db
+def test_the_form_refuses_as_many_going_on_as_a_group_holds_with_a_clear_error(client, people):
+    client.force_login(people[0])
+    response = client.post(reverse("new_tournament"), {
+        "name": "Cup with groups", "engine": "durak", "players": 2, "format": "knockout", "advance": 1, "rounds": 0,
+        "round_days": 3, "next_round": "finished", "forfeits_to_withdraw": 2, "group_size": 4, "group_advance": 4})
+    assert response.status_code == 400 and "From a group of 4, 1 to 3 players go on." in response.content.decode()
+    assert not Tournament.objects.exists()
