@@ -15,6 +15,7 @@ from gameplay.models import Game
 from gameplay.services.base import GameError
 from tests.tournaments.conftest import committed, entered, round_tables, start, tournament_of
 from tournaments import matches, services, sweep
+from tournaments.crosstable import cross_table
 from tournaments.matches import Decision, MatchGame
 from tournaments.models import Entry, Tournament
 
@@ -97,6 +98,9 @@ def test_a_two_game_match_level_after_its_games_is_decided_by_a_decider(people, 
     assert cup.status == Tournament.Status.FINISHED
     assert Entry.objects.get(final_rank=1).pk == worse
     assert Entry.objects.get(pk=better).out_in_round == 1
+    _rows, lines, _numbers = cross_table(cup)
+    assert [(line.row.entry_id, line.cells[0].points, line.cells[0].game_id) for line in lines] == \
+        [(worse, 2.0, first.game_id), (better, 1.0, first.game_id)]
 
 
 @pytest.mark.django_db
