@@ -54,6 +54,7 @@ class TournamentTable(Schema):
     entries: list[int] = Field(description="entry ids by seat")
     game: int | None
     forfeits: list[int]
+    match_game: int = Field(1, description="a cup match of several games: its game number (after them, the decider)")
 
 
 class TournamentRound(Schema):
@@ -70,6 +71,9 @@ class TournamentDetail(TournamentSummary):
     next_round: str = Field(description="finished (when the previous is over) or scheduled (on its date)")
     start_window_hours: int
     tiebreaks: list[str]
+    games_per_match: int = Field(1, description="a knockout cup at two-player tables: the games of a match")
+    group_size: int = Field(0, description="a knockout cup: players in each round-robin group first (0: none)")
+    group_advance: int = Field(1, description="players that go on from each group to the cup")
     my_entry: int | None = Field(description="your entry's id, None if you have none")
     standings: list[TournamentRow]
     round_list: list[TournamentRound]
@@ -129,14 +133,15 @@ def tournament_detail(request, slug: Slug):
     return {**_summary(tournament, sum(1 for r in rows if not r.withdrawn)),
             "round_days": tournament.round_days, "next_round": tournament.next_round,
             "start_window_hours": tournament.start_window_hours, "tiebreaks": tournament.tiebreak_chain,
-            "my_entry": mine,
+            "games_per_match": tournament.games_per_match, "group_size": tournament.group_size,
+            "group_advance": tournament.group_advance, "my_entry": mine,
             "standings": [{"rank": r.rank, "entry": r.entry_id, "name": r.name, "points": r.points,
                            "tiebreaks": r.tiebreaks, "played": r.played, "byes": r.byes, "withdrawn": r.withdrawn}
                           for r in rows],
             "round_list": [{"number": r.number, "started_at": r.started_at, "deadline": r.deadline,
                             "finished_at": r.finished_at,
                             "tables": [{"board": t.board, "entries": t.seats, "game": t.game_id,
-                                        "forfeits": t.forfeits} for t in r.tables.all()],
+                                        "forfeits": t.forfeits, "match_game": t.match_game} for t in r.tables.all()],
                             "byes": [b.entry_id for b in r.byes.all()]} for r in rounds]}
 
 

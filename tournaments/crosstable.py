@@ -1,7 +1,8 @@
 """The cross-table: for each player (in the order of the standings) and
 each round, what happened: the game (who else sat at it, by their rank in
 the standings, the points won and a link to its record), a bye, or
-nothing. Read from one history (`tournaments.pairing.history`), so the page
+nothing. A cup match of several games is one cell: its first game's link,
+and the points of all its games (its decider too) once they are all over. Read from one history (`tournaments.pairing.history`), so the page
 costs the same few queries at 50 entrants as at 1,000."""
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def cross_table(tournament: Tournament) -> tuple[list[standings.Row], list[Line]
         game = table.game
         finished = game is not None and game.status == Game.Status.FINISHED
         for entry in table.seats:
+            earlier = cells.get((entry, table.round.number))
+            if earlier is not None:  # a cup match of several games: one cell, its first game, the match's points
+                earlier.finished = earlier.finished and finished
+                earlier.forfeit = earlier.forfeit or entry in table.forfeits
+                continue
             cells[(entry, table.round.number)] = Cell(
                 others=sorted(rank[e] for e in table.seats if e != entry and e in rank),
                 game_id=game.pk if game else None, finished=finished, forfeit=entry in table.forfeits)

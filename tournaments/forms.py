@@ -17,6 +17,12 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(label=_("format"), choices=Tournament.Format.choices)
     advance = forms.IntegerField(label=_("places that go on from a table"), min_value=1, max_value=5, initial=1,
                                  help_text=_("A knockout cup at tables of 3 to 6."))
+    games_per_match = forms.IntegerField(label=_("games per match"), min_value=1, max_value=9, initial=1,
+                                         required=False, help_text=_("A knockout cup at two-player tables."))
+    group_size = forms.IntegerField(label=_("players in a group"), min_value=0, max_value=16, initial=0,
+                                    required=False, help_text=_("0: no groups before the cup."))
+    group_advance = forms.IntegerField(label=_("players that go on from a group"), min_value=1, max_value=15,
+                                       initial=1, required=False)
     rounds = forms.IntegerField(label=_("rounds"), min_value=0, max_value=30, initial=0,
                                 help_text=_("0: suggested from the entrants at the start."))
     round_days = forms.IntegerField(label=_("days for a round"), min_value=1, max_value=60, initial=7)
@@ -32,4 +38,7 @@ class TournamentForm(forms.Form):
     def tournament_settings(self) -> dict:
         data = dict(self.cleaned_data)
         data["start_window_hours"] = data.get("start_window_hours") or 0
+        data["games_per_match"] = data.get("games_per_match") or 1
+        data["group_size"] = data.get("group_size") or 0
+        data["group_advance"] = data.get("group_advance") or 1
         return data

@@ -1,6 +1,6 @@
 """The knockout cup: who meets whom, and who goes on. Pure Python, no Django.
 
-Two-player matches (one game each): the entrants in seeding order (their
+Two-player matches (of one game or more, decided by `tournaments.matches`): the entrants in seeding order (their
 starting numbers, best rating first) fill a bracket of the next power of
 two; the best seeds have the byes it leaves (they go straight on), and the
 others meet best against worst. Tables of 3 to 6: the entrants are dealt
@@ -8,9 +8,9 @@ into tables in seeding order, snake-wise (1 2 3 / 6 5 4 ...) so that every
 table gets a strong and a weak seed; the best seeds left over sit out and go
 straight on; from each table the top `advance` places go on.
 
-Ties: a shared place at the cut (a drawn two-player game, two players
-sharing the last place that goes on) is settled by the seeding: the better
-seed goes on. A player who forfeited never goes on. When no more players
+Ties: a shared place at the cut (two players sharing the last place that
+goes on) is settled by the seeding: the better seed goes on (a level
+two-player match: `tournaments.matches`). A player who forfeited never goes on. When no more players
 are left than a table seats, they play the final at one table; the cup ends
 with it.
 """

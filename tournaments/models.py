@@ -48,6 +48,14 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     # A knockout cup at tables of 3 to 6: the top places of each table that go on.
     advance = models.PositiveSmallIntegerField(_("places that go on from a table"), default=1)
+    # A knockout cup at two-player tables: the games of each match (`tournaments.matches`).
+    games_per_match = models.PositiveSmallIntegerField(_("games per match"), default=1)
+    # A knockout cup with round-robin groups first (`tournaments.groups`): players in a group (0: no
+    # groups), how many of each go on to the cup, and the rounds of the group stage (set at the start).
+    group_size = models.PositiveSmallIntegerField(_("players in a group"), default=0,
+                                                  help_text=_("0: no groups before the cup."))
+    group_advance = models.PositiveSmallIntegerField(_("players that go on from a group"), default=1)
+    group_rounds = models.PositiveSmallIntegerField(_("rounds of the group stage"), default=0)
     max_entries = models.PositiveIntegerField(_("most players"), null=True, blank=True)
     rated = models.BooleanField(_("rated games"), default=True)
     allow_bots = models.BooleanField(_("bot accounts may enter"), default=False)
@@ -104,6 +112,10 @@ class Tournament(models.Model):
         return bool(self.options.get("teams"))
 
     @property
+    def has_groups(self) -> bool:
+        return self.format == self.Format.KNOCKOUT and self.group_size > 0
+
+    @property
     def table_size(self) -> int:
         """Entries at a table: players, or in pairs two pairs."""
         return 2 if self.in_pairs else self.players
@@ -128,6 +140,9 @@ class Entry(models.Model):
     final_rank = models.PositiveIntegerField(_("final rank"), null=True, blank=True)
     # A knockout cup: the round he went out in (None: still in).
     out_in_round = models.PositiveSmallIntegerField(_("went out in round"), null=True, blank=True)
+    # A cup with groups: the group (1, 2, ...), and the seed in the cup drawn from the group results.
+    group = models.PositiveSmallIntegerField(_("group"), null=True, blank=True)
+    cup_seed = models.PositiveIntegerField(_("seed in the cup"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")
@@ -177,6 +192,8 @@ class Table(models.Model):
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="tournament_table", verbose_name=_("game"))
     forfeits = models.JSONField(_("forfeited by"), default=list, blank=True)
+    # A cup match of several games: which game of the match (after its games, a decider).
+    match_game = models.PositiveSmallIntegerField(_("game of the match"), default=1)
 
     class Meta:
         verbose_name = _("table")

@@ -10,7 +10,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from gameplay.models import Game
-from tournaments import seating, standings, swiss
+from tournaments import group_stage, seating, standings, swiss
 from tournaments.models import Bye, Entry, Table, Tournament
 
 
@@ -63,24 +63,37 @@ def standings_of(tournament: Tournament, its_history) -> list[standings.Row]:
     rows = standings.standings(players, games, byes, tournament.rounds, tournament.tiebreak_chain,
                                tournament.table_size)
     if tournament.format == Tournament.Format.KNOCKOUT:
-        rows = _cup_order(rows, entries, games)
+        in_groups = group_stage.places(tournament, its_history) if tournament.has_groups else {}
+        rows = _cup_order(rows, entries, games, in_groups, tournament.group_rounds)
     return rows
 
 
-def _cup_order(rows: list[standings.Row], entries: list[Entry], games: list[standings.Game]) -> list[standings.Row]:
-    """A cup's order: the further a player went the higher, then his place at the table he went out
-    from (forfeiters last), then his seed."""
+def _cup_order(rows: list[standings.Row], entries: list[Entry], games: list[standings.Game],
+               in_groups: dict[int, tuple[int, float]], group_rounds: int) -> list[standings.Row]:
+    """A cup's order: the further a player went the higher, then (among those out in the same round)
+    forfeiters last, then the points made in the round of going out (the place at a table of 3 to 6, the
+    match's score), then the seed. Out in the groups: by the place in the group, then the share of the
+    points possible."""
     by_id = {e.pk: e for e in entries}
-    last: dict[int, tuple[int, int]] = {}
+    last_round: dict[int, int] = {}
+    forfeited: dict[int, set[int]] = {}
     for game in games:
-        for entry, place in game.places.items():
-            worst = 99 if entry in game.forfeits else place
-            if game.round >= last.get(entry, (0, 0))[0]:
-                last[entry] = (game.round, worst)
+        for entry in game.places:
+            last_round[entry] = max(last_round.get(entry, 0), game.round)
+            if entry in game.forfeits:
+                forfeited.setdefault(entry, set()).add(game.round)
+
     def key(row):
         entry = by_id[row.entry_id]
         reached = 1000 if entry.out_in_round is None and not entry.withdrawn_at else (entry.out_in_round or 0)
-        return (-reached, last.get(row.entry_id, (0, 99))[1], entry.number or 0)
+        exit_round = last_round.get(row.entry_id)
+        if in_groups and entry.out_in_round is not None and entry.out_in_round <= group_rounds:
+            place, share = in_groups.get(row.entry_id, (99, 0.0))
+            return (-reached, place, -share, entry.number or 0)
+        if exit_round is None:
+            return (-reached, 1, 0.0, entry.number or 0)
+        return (-reached, int(exit_round in forfeited.get(row.entry_id, ())), -row.by_round.get(exit_round, 0.0),
+                entry.number or 0)
     ordered = sorted(rows, key=key)
     for rank, row in enumerate(ordered, start=1):
         row.rank = rank

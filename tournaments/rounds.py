@@ -27,7 +27,7 @@ from accounts.standing import is_suspended
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tournaments import knockout, notices, pairing, swiss
+from tournaments import cup, group_stage, knockout, matches, notices, pairing, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 log = logging.getLogger(__name__)
@@ -88,9 +88,12 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
     playing = [e for e in tournament.entries.filter(withdrawn_at=None, out_in_round=None)
                .select_related("user", "partner").order_by("number")
                if not any(is_suspended(p, now) for p in _people(e))]
-    cup = tournament.format == Tournament.Format.KNOCKOUT
-    if cup:
-        tables, byes = knockout.draw([e.pk for e in playing], tournament.table_size)
+    in_cup = tournament.format == Tournament.Format.KNOCKOUT
+    if group_stage.in_group_stage(tournament, number):
+        tables, byes = group_stage.tables_of_round(tournament, number, playing), []
+    elif in_cup:
+        seed_of = cup.seeds(tournament)
+        tables, byes = knockout.draw(sorted((e.pk for e in playing), key=seed_of.__getitem__), tournament.table_size)
     elif len(playing) < tournament.table_size:
         tables, byes = [], [e.pk for e in playing]
     else:
@@ -99,20 +102,40 @@ def pair_round(tournament: Tournament, round_: Round, now: datetime) -> None:
         except swiss.SwissError:
             raise GameError(_("Round %(n)s cannot be paired.") % {"n": number}, code="unpairable") from None
     by_entry = {e.pk: e for e in playing}
-    bye_points = 0.0 if cup else 1.0 if tournament.table_size == 2 else 0.5
+    bye_points = 0.0 if in_cup else 1.0 if tournament.table_size == 2 else 0.5
     Bye.objects.bulk_create([Bye(round=round_, entry_id=pk, kind=Bye.Kind.PAIRING, points=bye_points)
                              for pk in byes])
+    for board, (seats, match_game) in enumerate(games_of_matches(tournament, number, tables), start=1):
+        open_table(tournament, round_, board, seats, by_entry, match_game)
+    notices.byes_given(tournament, round_, [p for pk in byes if not in_cup for p in _people(by_entry[pk])], bye_points)
+    if not tables:
+        round_over(tournament, round_, now)
+
+
+def _in_cup_stage(tournament: Tournament, number: int) -> bool:
+    return tournament.format == Tournament.Format.KNOCKOUT and not group_stage.in_group_stage(tournament, number)
+
+
+def games_of_matches(tournament: Tournament, number: int, tables: list[list[int]]) -> list[tuple[list[int], int]]:
+    """Each table's seats and its game of the match: in a cup round of matches of several games, every
+    match (the better seed first) gives its games, who sits first alternating (`tournaments.matches`)."""
+    games = tournament.games_per_match
+    if not _in_cup_stage(tournament, number) or tournament.table_size != 2 or games < 2:
+        return [(seats, 1) for seats in tables]
+    return [(matches.seats_of_game(*pair, game, games), game) for pair in tables for game in range(1, games + 1)]
+
+
+def open_table(tournament: Tournament, round_: Round, board: int, seats: list[int], by_entry: dict[int, Entry],
+               match_game: int = 1) -> Table:
+    """A table of the round, its game in play, its players told."""
     table_settings = {"time_preset": tournament.time_preset or "correspondence",
                       "move_seconds": tournament.move_seconds, "reserve_seconds": tournament.reserve_seconds,
                       "on_timeout": Game.OnTimeout.FORFEIT, "rated": tournament.rated}
-    for board, seats in enumerate(tables, start=1):
-        game = game_services.create_seated_game(seated_users([by_entry[pk] for pk in seats]), tournament.engine,
-                                                tournament.options, **table_settings)
-        Table.objects.create(round=round_, board=board, seats=seats, game=game)
-        notices.round_started(tournament, number, game.pk)
-    notices.byes_given(tournament, round_, [p for pk in byes if not cup for p in _people(by_entry[pk])], bye_points)
-    if not tables:
-        round_over(tournament, round_, now)
+    game = game_services.create_seated_game(seated_users([by_entry[pk] for pk in seats]), tournament.engine,
+                                            tournament.options, **table_settings)
+    table = Table.objects.create(round=round_, board=board, seats=seats, game=game, match_game=match_game)
+    notices.round_started(tournament, round_.number, game.pk)
+    return table
 
 
 def _people(entry: Entry) -> list:
@@ -147,25 +170,39 @@ def round_over(tournament: Tournament, round_: Round, now: datetime) -> None:
     """Every table of the round is settled: it is finished (in a cup, the
     players who do not go on are out), and after the commit a task starts
     the next round or ends the tournament (`advance`)."""
+    cup_round = _in_cup_stage(tournament, round_.number)
+    if cup_round and start_deciders(tournament, round_, now):
+        return
     round_.finished_at = now
     round_.save(update_fields=["finished_at"])
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        _knock_out(tournament, round_)
+    if tournament.has_groups and round_.number == tournament.group_rounds:
+        group_stage.close(tournament, pairing.history(tournament))
+    elif cup_round:
+        tournament.entries.filter(pk__in=cup.out_of(tournament, round_), out_in_round=None) \
+            .update(out_in_round=round_.number)
     tournament_id = tournament.pk
     transaction.on_commit(lambda: queue_advance(tournament_id))
 
 
-def _knock_out(tournament: Tournament, round_: Round) -> None:
-    """The players of the round's tables who do not go on are out (`tournaments.knockout`); an aborted
-    table sends on its best seeds."""
-    seeds = dict(tournament.entries.values_list("pk", "number"))
-    out = []
-    tables = round_.tables.select_related("game").defer(*pairing.GAME_BULK).prefetch_related("game__seats")
-    for table in tables:
-        places = pairing.table_places(table) or {pk: 1 for pk in table.seats}
-        on = knockout.going_on(places, tournament.advance, seeds, frozenset(table.forfeits))
-        out += [pk for pk in table.seats if pk not in on]
-    tournament.entries.filter(pk__in=out, out_in_round=None).update(out_in_round=round_.number)
+def start_deciders(tournament: Tournament, round_: Round, now: datetime) -> bool:
+    """The matches level after their games each play a decider (`tournaments.matches`); the round waits
+    for them, its deadline a round's days from now. True if any was started."""
+    level = cup.level_matches(tournament, round_)
+    if not level:
+        return False
+    by_entry = {e.pk: e for e in tournament.entries.filter(pk__in=[pk for pair in level for pk in pair])
+                .select_related("user", "partner")}
+    boards = round_.tables.count()
+    decider = tournament.games_per_match + 1
+    for board, pair in enumerate(level, start=boards + 1):
+        seats = matches.seats_of_game(*pair, decider, tournament.games_per_match)
+        open_table(tournament, round_, board, seats, by_entry, decider)
+    round_.deadline = max(round_.deadline, now + timedelta(days=tournament.round_days))
+    round_.warned_at = None
+    if round_.window_ends is not None and round_.window_closed_at is None:
+        round_.window_closed_at = now  # a decider has no start window
+    round_.save(update_fields=["deadline", "warned_at", "window_closed_at"])
+    return True
 
 
 def _is_last(tournament: Tournament, round_: Round) -> bool:

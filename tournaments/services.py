@@ -33,6 +33,10 @@ Decisions (issue 41):
   `forfeits_to_withdraw` forfeits (0: never) is withdrawn.
 - A withdrawn player's game in play is resigned for him (a forfeit) and he
   is not paired again.
+- Knockout cups: two-player matches of 1 to 9 games, a level match of two
+  or more games playing a decider (`tournaments.matches`); optional
+  round-robin groups before the cup, whose top places go on seeded by the
+  group results (`tournaments.groups`, `tournaments.group_stage`).
 """
 
 from __future__ import annotations
@@ -55,10 +59,12 @@ from moderation.models import AuditEntry
 from moderation.permissions import is_moderator
 from moderation.services.games import required_reason
 from ratings.services import rating_at
-from tournaments import knockout, rounds, standings, swiss
+from tournaments import group_stage, groups, knockout, rounds, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
 RESERVED_SLUGS = {"new", "rules"}
+MOST_GAMES_PER_MATCH = 9
+MOST_IN_A_GROUP = 16
 
 
 def may_run(tournament: Tournament, user) -> bool:
@@ -109,6 +115,13 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
     if cup and (not isinstance(advance, int) or not 1 <= advance < players):
         raise GameError(_("From a table of %(n)s, 1 to %(m)s places go on.") % {"n": players, "m": players - 1},
                         code="bad_request")
+    games = settings_of_tournament.get("games_per_match", 1)
+    if not isinstance(games, int) or not 1 <= games <= MOST_GAMES_PER_MATCH:
+        raise GameError(_("A match has 1 to %(n)s games.") % {"n": MOST_GAMES_PER_MATCH}, code="bad_request")
+    if games > 1 and (not cup or (2 if options.get("teams") else players) != 2):
+        raise GameError(_("Matches of several games are played in knockout cups at two-player tables."),
+                        code="bad_request")
+    _check_groups(settings_of_tournament, cup, 2 if options.get("teams") else players)
     if cup:
         rounds = 0  # counted from the entrants at the start
     if not isinstance(rounds, int) or not 0 <= rounds <= 30:
@@ -122,6 +135,27 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
         raise GameError(_("Unknown or repeated tie-break."), code="bad_request") from None
     return Tournament.objects.create(name=name, slug=_free_slug(name), organizer=organizer, engine=engine,
                                      options=options, players=players, rounds=rounds, **settings_of_tournament)
+
+
+def _check_groups(settings_of_tournament: dict, cup: bool, table_size: int) -> None:
+    """Groups before a cup: at two-player tables 3 to MOST_IN_A_GROUP players a group, at larger ones a
+    group is a table; fewer go on from a group than it holds."""
+    size = settings_of_tournament.get("group_size", 0)
+    advance = settings_of_tournament.get("group_advance", 1)
+    if not isinstance(size, int) or not isinstance(advance, int) or size < 0:
+        raise GameError(_("Give the group size and the players that go on as whole numbers."), code="bad_request")
+    if not size:
+        return
+    if not cup:
+        raise GameError(_("Groups are played before a knockout cup."), code="bad_request")
+    if table_size == 2 and not 3 <= size <= MOST_IN_A_GROUP:
+        raise GameError(_("A group holds 3 to %(n)s players.") % {"n": MOST_IN_A_GROUP}, code="bad_request")
+    if table_size > 2 and size != table_size:
+        raise GameError(_("At tables of %(n)s a group is one table: %(n)s players.") % {"n": table_size},
+                        code="bad_request")
+    if not 1 <= advance < size:
+        raise GameError(_("From a group of %(n)s, 1 to %(m)s players go on.") % {"n": size, "m": size - 1},
+                        code="bad_request")
 
 
 def _free_slug(name: str) -> str:
@@ -305,17 +339,31 @@ def start(tournament_id: int, by) -> Tournament:
     entries.sort(key=lambda e: (-e.rating, e.joined_at, e.pk))
     for number, entry in enumerate(entries, start=1):
         entry.number = number
-    Entry.objects.bulk_update(entries, ["rating", "number"])
-    if tournament.format == Tournament.Format.KNOCKOUT:
+    if tournament.has_groups:
+        _form_groups(tournament, entries)
+    Entry.objects.bulk_update(entries, ["rating", "number", "group"])
+    if tournament.format == Tournament.Format.KNOCKOUT and not tournament.has_groups:
         tournament.rounds = knockout.rounds_needed(len(entries), tournament.table_size, tournament.advance)
     else:
         tournament.rounds = tournament.rounds or swiss.suggested_rounds(len(entries))
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
-    tournament.save(update_fields=["rounds", "status", "started_at"])
+    tournament.save(update_fields=["rounds", "status", "started_at", "group_rounds"])
     tournament_id = tournament.pk
     transaction.on_commit(lambda: rounds.queue_advance(tournament_id))  # round 1: paired by the task
     return tournament
+
+
+def _form_groups(tournament: Tournament, entries: list[Entry]) -> None:
+    """The numbered entries dealt into groups; the rounds: the group stage's and the cup's after it."""
+    size, table_size = tournament.group_size, tournament.table_size
+    if not groups.fits(len(entries), size, tournament.group_advance, table_size):
+        raise GameError(_("%(n)s players do not make groups of %(size)s from which %(advance)s go on.")
+                        % {"n": len(entries), "size": size, "advance": tournament.group_advance}, code="groups")
+    group_stage.form(tournament, entries)
+    in_cup = groups.group_count(len(entries), size, table_size) * tournament.group_advance
+    tournament.rounds = tournament.group_rounds + (knockout.rounds_needed(in_cup, table_size, tournament.advance)
+                                                   if in_cup > 1 else 0)
 
 
 @transaction.atomic

@@ -16,7 +16,7 @@ from gameplay.services.base import GameError
 from tournaments import actions, pairing, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Table, Tournament
-from tournaments.shown_standings import shown_cross_table, shown_standings
+from tournaments.shown_standings import shown_cross_table, shown_groups, shown_standings
 
 TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"), "median_buchholz": gettext_lazy("Median Buchholz"),
@@ -95,7 +95,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         **_standings_context(request, tournament, shown_standings(tournament)),
         "rounds": rounds, "latest": latest, "latest_tables": latest_tables, "more_tables": more,
         "last_number": rounds[0].number if rounds else None, "next_round": next_round, "mine": mine,
-        "late_entry": services.late_entry_open(tournament)})
+        "late_entry": services.late_entry_open(tournament), "groups": shown_groups(tournament)})
 
 
 def standings_part(request: HttpRequest, slug: str) -> HttpResponse:

@@ -73,3 +73,11 @@ def test_a_pair_enters_through_the_api_naming_the_partner(many):
     joined = client.post(f"/api/v1/tournaments/{pairs.slug}/join", {"partner": many[2].username})
     assert joined.status_code == 200
     assert Entry.objects.get().partner == many[2]
+
+
+def test_the_detail_says_a_cups_games_per_match_and_groups_and_each_tables_game_of_the_match(many):
+    cup = entered(tournament_of(many[0], name="Durak cup", format="knockout", games_per_match=2), many[1:3])
+    start(cup.pk, many[0])
+    detail = api_for(many[1]).get(f"/api/v1/tournaments/{cup.slug}").json()
+    assert (detail["games_per_match"], detail["group_size"], detail["group_advance"]) == (2, 0, 1)
+    assert [t["match_game"] for t in detail["round_list"][0]["tables"]] == [1, 2]
