@@ -409,6 +409,9 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
 # anything about the cards or the order.
 ORDER_RELEASE_MAX_SECONDS = env.float("ORDER_RELEASE_MAX_SECONDS", default=2 * 3600.0)
 BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
+# The level of the computer that takes a suspended player's seat in a game whose organizer chose none
+# and where no computer sits already (moderation.permissions.substitute_level).
+COMPUTER_SUBSTITUTE_LEVEL = env.int("COMPUTER_SUBSTITUTE_LEVEL", default=2, validate=validate.OneOf([1, 2, 3]))
 
 # Clocks (see gameplay/clocks.py and gameplay/tasks.py).
 DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)

@@ -41,7 +41,7 @@ from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError, is_storable_text
 from moderation.audit import record_action
 from moderation.models import AuditEntry, Report
-from moderation.permissions import computer_takes_over, is_moderator, tell_of_suspension
+from moderation.permissions import computer_takes_over, is_moderator, substitute_level, tell_of_suspension
 from moderation.services.games import required_reason, substitute_seat
 from notifications import dispatch, notices
 from notifications.channels import MODERATION
@@ -300,8 +300,8 @@ def _hand_over_games(user, moderator, reason: str) -> dict:
             game_services.leave_game(game.pk, user)
             done["left"].append(game.pk)
         elif takes_over_by_computer(game):
-            substitute_seat(game.pk, seat.position, moderator,
-                                            _("Account suspended: %(reason)s") % {"reason": reason}, user=None)
+            substitute_seat(game.pk, seat.position, moderator, _("Account suspended: %(reason)s") % {"reason": reason},
+                            user=None, computer_level=substitute_level(game))
             done["computer"].append(game.pk)
         else:
             game_services.resign(game.pk, user)
