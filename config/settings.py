@@ -372,7 +372,12 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_COMPUTER_QUEUE = env.str(
     "CELERY_COMPUTER_QUEUE",
     default="computers" if CELERY_TASK_DEFAULT_QUEUE == "celery" else f"{CELERY_TASK_DEFAULT_QUEUE}.computers")
-CELERY_TASK_ROUTES = {"gameplay.tasks.play_bot": {"queue": CELERY_COMPUTER_QUEUE}}
+CELERY_TASK_ROUTES = {"gameplay.tasks.play_bot": {"queue": CELERY_COMPUTER_QUEUE},
+                      "ratings.tasks.play_computer_matches": {"queue": CELERY_COMPUTER_QUEUE}}
+# The computer levels' duplicate-deal matches (ratings/tasks.py, `manage.py play_computer_matches` in
+# portions): beat queues a portion on the computers' queue this often (0: never), of this many deals.
+COMPUTER_MATCHES_SECONDS = env.int("COMPUTER_MATCHES_SECONDS", default=3600, validate=validate.Range(min=0))
+COMPUTER_MATCHES_DEALS = env.int("COMPUTER_MATCHES_DEALS", default=1, validate=validate.Range(min=1))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this
@@ -529,6 +534,10 @@ CELERY_BEAT_SCHEDULE = {
     "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
     "forget-data-exports": {"task": "pages.tasks.forget_data_exports", "schedule": crontab(minute=30, hour=3)},
 }
+if COMPUTER_MATCHES_SECONDS:
+    CELERY_BEAT_SCHEDULE["computer-matches"] = {
+        "task": "ratings.tasks.play_computer_matches", "schedule": COMPUTER_MATCHES_SECONDS,
+        "options": {"queue": CELERY_COMPUTER_QUEUE, "expires": COMPUTER_MATCHES_SECONDS}}
 
 LOGGING = {
     "version": 1,
