@@ -47,10 +47,25 @@ def _kept(name: str, tournament: Tournament, compute):
 
 def shown_standings(tournament: Tournament) -> list[standings.Row]:
     """The current standings, from the cache when nothing they depend on has changed."""
-    return _kept("standings", tournament, pairing.current_standings)
+    rows = _kept("standings", tournament, pairing.current_standings)
+    _computers_named_for_the_reader(tournament, rows)
+    return rows
 
 
 def shown_cross_table(tournament: Tournament):
     """The cross-table (`tournaments.crosstable.cross_table`), kept the same way (a game starting
     changes it too: its table's count is in the fingerprint)."""
-    return _kept("crosstable", tournament, crosstable.cross_table)
+    rows, lines, numbers = _kept("crosstable", tournament, crosstable.cross_table)
+    _computers_named_for_the_reader(tournament, [*rows, *(line.row for line in lines)])
+    return rows, lines, numbers
+
+
+def _computers_named_for_the_reader(tournament: Tournament, rows: list[standings.Row]) -> None:
+    """A computer entrant is named by its level in the reader's language, whoever's language the kept
+    rows were computed in."""
+    names = {entry.pk: str(entry) for entry in Entry.objects.filter(tournament=tournament,
+                                                                    user__computer_level__isnull=False)
+             .select_related("user")}
+    for row in rows:
+        if row.entry_id in names:
+            row.name = names[row.entry_id]

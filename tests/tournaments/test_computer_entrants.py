@@ -16,6 +16,7 @@ from ratings.models import Rating
 from tests.gameplay.conftest import client_for
 from tournaments import computer_entrants, pairing, services
 from tournaments.models import Entry, Tournament
+from tournaments.shown_standings import shown_cross_table, shown_standings
 
 from .conftest import committed, entered, round_tables, start, tournament_of
 
@@ -155,3 +156,14 @@ def test_a_table_of_computer_entrants_rates_the_levels_in_the_computers_pool(peo
     assert table.game.status == Game.Status.FINISHED
     pools = set(Rating.objects.values_list("engine", "user__computer_level"))
     assert pools == {("durak:computers", 1), ("durak:computers", 2)}
+
+
+def test_the_kept_standings_name_a_computer_in_each_readers_language(people):
+    tournament = tournament_of(people[0])
+    entered(tournament, people[1:2])
+    computer_entrants.add_computer(tournament.pk, people[0], 3)
+    with translation.override("en"):
+        assert "Computer, level 3" in {row.name for row in shown_standings(tournament)}
+    with translation.override("ru"):
+        assert "Компьютер, уровень 3" in {row.name for row in shown_standings(tournament)}
+        assert "Компьютер, уровень 3" in {line.row.name for line in shown_cross_table(tournament)[1]}
