@@ -13,6 +13,7 @@ from gameplay.models import Game, Move
 from gameplay.services.base import GameError
 from moderation.models import AuditEntry
 from ratings.models import Rating
+from tests.api.conftest import api_for
 from tests.gameplay.conftest import client_for
 from tournaments import computer_entrants, pairing, services
 from tournaments.models import Entry, Tournament
@@ -167,3 +168,13 @@ def test_the_kept_standings_name_a_computer_in_each_readers_language(people):
     with translation.override("ru"):
         assert "Компьютер, уровень 3" in {row.name for row in shown_standings(tournament)}
         assert "Компьютер, уровень 3" in {line.row.name for line in shown_cross_table(tournament)[1]}
+
+
+def test_the_api_gives_a_computer_entrants_level_and_the_substitutes_level(people):
+    tournament = tournament_of(people[0], substitute_level=2)
+    entered(tournament, people[1:2])
+    computer = computer_entrants.add_computer(tournament.pk, people[0], 3)
+    detail = api_for(people[1]).get(f"/api/v1/tournaments/{tournament.slug}").json()
+    levels = {row["entry"]: row["computer_level"] for row in detail["standings"]}
+    assert levels[computer.pk] == 3 and list(levels.values()).count(None) == 1
+    assert detail["substitute_level"] == 2
