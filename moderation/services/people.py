@@ -269,8 +269,10 @@ def acknowledge_warning(user) -> bool:
 def takes_over_by_computer(game: Game) -> bool:
     """Whether a computer player continues a leaving player's seat at this
     game (else the game is forfeited): a league game as its league says of a
-    withdrawal (and only if it allows computer substitutes at all), any other
-    as its table says of a clock that runs out."""
+    withdrawal (and only if it allows computer substitutes at all), a
+    tournament game as its tournament says (computer substitutes or not), any
+    other as its table says of a clock that runs out. The computer's level:
+    `moderation.permissions.substitute_level`."""
     return computer_takes_over(game, default=game.on_timeout == Game.OnTimeout.AUTOPLAY)
 
 
