@@ -6,11 +6,13 @@ left out of a round has a `Bye`."""
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import labels
+from gameplay.bots import LEVELS
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game
@@ -74,7 +76,7 @@ class Tournament(models.Model):
     # leaves (withdrawn, or suspended); 0: they are forfeited.
     substitute_level = models.PositiveSmallIntegerField(
         _("level of the computer that finishes a leaver's games"), default=0,
-        help_text=_("0: a player who leaves forfeits the game in play."))
+        validators=[MaxValueValidator(max(LEVELS))], help_text=_("0: a player who leaves forfeits the game in play."))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN,
                               db_index=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
