@@ -47,6 +47,7 @@ class TournamentRow(Schema):
     played: int
     byes: int
     withdrawn: bool
+    computer_level: int | None = Field(None, description="a computer entrant's level (1-3); null for people")
 
 
 class TournamentTable(Schema):
@@ -70,6 +71,8 @@ class TournamentDetail(TournamentSummary):
     round_days: int
     next_round: str = Field(description="finished (when the previous is over) or scheduled (on its date)")
     start_window_hours: int
+    substitute_level: int = Field(description="the level of the computer that finishes a leaver's games; "
+                                              "0: a player who leaves forfeits the game in play")
     tiebreaks: list[str]
     games_per_match: int = Field(1, description="a knockout cup at two-player tables: the games of a match")
     group_size: int = Field(0, description="a knockout cup: players in each round-robin group first (0: none)")
@@ -130,13 +133,17 @@ def tournament_detail(request, slug: Slug):
     rows = pairing.current_standings(tournament)
     rounds = Round.objects.filter(tournament=tournament).prefetch_related("tables", "byes").order_by("number")
     mine = Entry.objects.filter(tournament=tournament, user=request.user).values_list("pk", flat=True).first()
+    levels = dict(Entry.objects.filter(tournament=tournament, user__computer_level__isnull=False)
+                  .values_list("pk", "user__computer_level"))
     return {**_summary(tournament, sum(1 for r in rows if not r.withdrawn)),
             "round_days": tournament.round_days, "next_round": tournament.next_round,
-            "start_window_hours": tournament.start_window_hours, "tiebreaks": tournament.tiebreak_chain,
+            "start_window_hours": tournament.start_window_hours, "substitute_level": tournament.substitute_level,
+            "tiebreaks": tournament.tiebreak_chain,
             "games_per_match": tournament.games_per_match, "group_size": tournament.group_size,
             "group_advance": tournament.group_advance, "my_entry": mine,
             "standings": [{"rank": r.rank, "entry": r.entry_id, "name": r.name, "points": r.points,
-                           "tiebreaks": r.tiebreaks, "played": r.played, "byes": r.byes, "withdrawn": r.withdrawn}
+                           "tiebreaks": r.tiebreaks, "played": r.played, "byes": r.byes, "withdrawn": r.withdrawn,
+                           "computer_level": levels.get(r.entry_id)}
                           for r in rows],
             "round_list": [{"number": r.number, "started_at": r.started_at, "deadline": r.deadline,
                             "finished_at": r.finished_at,

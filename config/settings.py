@@ -372,7 +372,12 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_COMPUTER_QUEUE = env.str(
     "CELERY_COMPUTER_QUEUE",
     default="computers" if CELERY_TASK_DEFAULT_QUEUE == "celery" else f"{CELERY_TASK_DEFAULT_QUEUE}.computers")
-CELERY_TASK_ROUTES = {"gameplay.tasks.play_bot": {"queue": CELERY_COMPUTER_QUEUE}}
+CELERY_TASK_ROUTES = {"gameplay.tasks.play_bot": {"queue": CELERY_COMPUTER_QUEUE},
+                      "ratings.tasks.play_computer_matches": {"queue": CELERY_COMPUTER_QUEUE}}
+# The computer levels' duplicate-deal matches (ratings/tasks.py, `manage.py play_computer_matches` in
+# portions): beat queues a portion on the computers' queue this often (0: never), of this many deals.
+COMPUTER_MATCHES_SECONDS = env.int("COMPUTER_MATCHES_SECONDS", default=3600, validate=validate.Range(min=0))
+COMPUTER_MATCHES_DEALS = env.int("COMPUTER_MATCHES_DEALS", default=1, validate=validate.Range(min=1))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # A Redis host that vanished (rather than refusing) costs at most this
@@ -409,6 +414,9 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
 # anything about the cards or the order.
 ORDER_RELEASE_MAX_SECONDS = env.float("ORDER_RELEASE_MAX_SECONDS", default=2 * 3600.0)
 BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
+# The level of the computer that takes a suspended player's seat in a game whose organizer chose none
+# and where no computer sits already (moderation.permissions.substitute_level).
+COMPUTER_SUBSTITUTE_LEVEL = env.int("COMPUTER_SUBSTITUTE_LEVEL", default=2, validate=validate.OneOf([1, 2, 3]))
 
 # Clocks (see gameplay/clocks.py and gameplay/tasks.py).
 DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
@@ -526,6 +534,10 @@ CELERY_BEAT_SCHEDULE = {
     "notification-sweep": {"task": "notifications.dispatch.sweep", "schedule": NOTIFY_SWEEP_SECONDS},
     "forget-data-exports": {"task": "pages.tasks.forget_data_exports", "schedule": crontab(minute=30, hour=3)},
 }
+if COMPUTER_MATCHES_SECONDS:
+    CELERY_BEAT_SCHEDULE["computer-matches"] = {
+        "task": "ratings.tasks.play_computer_matches", "schedule": COMPUTER_MATCHES_SECONDS,
+        "options": {"queue": CELERY_COMPUTER_QUEUE, "expires": COMPUTER_MATCHES_SECONDS}}
 
 LOGGING = {
     "version": 1,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gameplay import bots
@@ -45,8 +46,14 @@ def deal_seed(base: int, engine: str, deal: int) -> str:
     return str(int.from_bytes(digest[:16], "big"))
 
 
-def play_game(engine_slug: str, levels: list[int], seed: str, options: dict | None = None) -> PlayedGame:
-    """A whole game of computers, seat i at level levels[i]; ValueError for an unknown level."""
+class Interrupted(Exception):
+    """`play_game` gave up a game because its `keep_going` said to stop."""
+
+
+def play_game(engine_slug: str, levels: list[int], seed: str, options: dict | None = None,
+              keep_going: Callable[[], bool] | None = None) -> PlayedGame:
+    """A whole game of computers, seat i at level levels[i]; ValueError for an unknown level.
+    `keep_going`, asked before each decision: False gives the game up (Interrupted)."""
     for level in levels:
         if level not in bots.LEVELS:
             raise ValueError(f"There is no computer level {level}.")
@@ -57,6 +64,8 @@ def play_game(engine_slug: str, levels: list[int], seed: str, options: dict | No
     while not engine.is_over(state):
         if len(moves) >= MAX_MOVES:
             raise RuntimeError(f"{engine_slug} seed {seed}: no end after {MAX_MOVES} moves")
+        if keep_going is not None and not keep_going():
+            raise Interrupted(f"{engine_slug} seed {seed}: given up after {len(moves)} moves")
         seat = engine.actors(state)[0]
         rng = random.Random(f"{seed}:{len(moves)}:{seat}")
         action = bots.choose_action(engine, state, seat, rng, level=levels[seat])

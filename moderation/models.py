@@ -38,6 +38,8 @@ class AuditEntry(models.Model):
         WARN = "warn", _("warn a player")
         WITHDRAW_ENTRY = "withdraw_entry", _("withdraw a player from a tournament")
         RESTART_ROUND = "restart_round", _("restart a tournament round")
+        ADD_COMPUTER = "add_computer", _("enter a computer player in a tournament")
+        REMOVE_COMPUTER = "remove_computer", _("remove a computer player from a tournament")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions",
                                   verbose_name=_("moderator"))

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 
+from gameplay.bots import LEVELS
 from gameplay.models import Move, Seat
 from gameplay.records import SUBSTITUTE
 from moderation.services import games as game_actions
@@ -45,6 +47,9 @@ class Overseer:
     # (user, moderator, reason) -> None: the account is being suspended, in the suspension's
     # transaction, before its remaining games are handed over (a league withdraws him).
     account_suspended: Callable = lambda user, moderator, reason: None
+    # (game) -> the level of the computer that takes a leaving player's seat, as this app's organizer
+    # chose it; None where this overseer has no say about the game.
+    substitute_level: Callable = lambda game: None
 
 
 _overseers: list[Overseer] = []
@@ -114,6 +119,20 @@ def organizes_a_league(user) -> bool:
     if not _active(user):
         return False
     return any(overseer.oversees_any(user) for overseer in _overseers)
+
+
+def substitute_level(game) -> int:
+    """The level of the computer that takes a leaving player's seat at `game`
+    (issue 43): the one an overseer's organizer chose (a tournament's); else
+    the level the other players at the table already play against (the
+    highest of its computer seats); else the site's COMPUTER_SUBSTITUTE_LEVEL."""
+    for overseer in _overseers:
+        said = overseer.substitute_level(game)
+        if said is not None:
+            return said
+    at_the_table = [level for level in Seat.objects.filter(game_id=game.pk, is_bot=True)
+                    .values_list("computer_level", flat=True) if level in LEVELS]
+    return max(at_the_table, default=settings.COMPUTER_SUBSTITUTE_LEVEL)
 
 
 def computer_takes_over(game, default: bool) -> bool:

@@ -93,13 +93,15 @@ def profile(user) -> dict:
 
 
 def games(user) -> list[dict]:
-    seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
+    seats = Seat.objects.filter(user=user).select_related("game").prefetch_related("game__seats").order_by("game_id")
     result = []
     for seat in seats:
         game = seat.game
         entry = {"game": game.pk, "engine": game.engine, "status": game.status, "rated": game.rated,
                  "created_at": plain(game.created_at), "finished_at": plain(game.finished_at),
-                 "seat": seat.position, "place": seat.place, "points": plain(seat.points)}
+                 "seat": seat.position, "place": seat.place, "points": plain(seat.points),
+                 "computer_seats": [{"seat": s.position, "level": s.computer_level}
+                                    for s in sorted(game.seats.all(), key=lambda s: s.position) if s.is_bot]}
         if game.is_over:
             entry["record"] = game_export(game)
         elif game.status == Game.Status.ACTIVE:

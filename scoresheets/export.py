@@ -2,7 +2,8 @@
 
 The format is `gameplay.records`' (format 1: game, rules version, players,
 options, seed, seed SHA-256, moves, final state, outcome) with what the site
-adds: the table's id and address, the players' names, the times of the moves
+adds: the table's id and address, the players' names (and each computer
+seat's level), the times of the moves
 and how they were made, how the game ended and its result (places and
 points). It is published when the game is over, finished or aborted: until
 then the seed is secret, and so are the moves' effects on hidden cards. The
@@ -33,7 +34,7 @@ def game_export(game: Game) -> dict:
         "players": game.seats_count,
         "options": game.options,
         "seats": [{"position": s.position, "name": str(s.player_name) if s.is_taken else None,
-                   "computer": s.is_bot} for s in seats],
+                   "computer": s.is_bot, "computer_level": s.computer_level if s.is_bot else None} for s in seats],
         "status": game.status,
         "started_at": _iso(game.started_at),
         "finished_at": _iso(game.finished_at),

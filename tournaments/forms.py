@@ -1,6 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.bots import LEVELS
+from gameplay.computer_levels import level_help
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from tournaments.models import Tournament
@@ -33,6 +35,11 @@ class TournamentForm(forms.Form):
     forfeits_to_withdraw = forms.IntegerField(label=_("forfeits that withdraw a player"), min_value=0,
                                               max_value=10, initial=2, help_text=_("0: never."))
     rated = forms.BooleanField(label=_("rated games"), required=False, initial=True)
+    substitute_level = forms.TypedChoiceField(
+        label=_("a player who leaves"), coerce=int, initial=0, required=False,
+        choices=lambda: [(0, _("forfeits the game in play"))] + [
+            (level, _("a computer of level %(level)s finishes the games") % {"level": level}) for level in LEVELS],
+        help_text=level_help)
     description = forms.CharField(label=_("description"), widget=forms.Textarea, required=False)
 
     def tournament_settings(self) -> dict:
@@ -41,4 +48,5 @@ class TournamentForm(forms.Form):
         data["games_per_match"] = data.get("games_per_match") or 1
         data["group_size"] = data.get("group_size") or 0
         data["group_advance"] = data.get("group_advance") or 1
+        data["substitute_level"] = data.get("substitute_level") or 0
         return data

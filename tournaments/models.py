@@ -6,11 +6,13 @@ left out of a round has a `Bye`."""
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from gameplay import labels
+from gameplay.bots import LEVELS
 from gameplay.engine import get_engine
 from gameplay.i18n import engine_name
 from gameplay.models import Game
@@ -78,6 +80,11 @@ class Tournament(models.Model):
     reserve_seconds = models.PositiveIntegerField(_("reserve time, seconds"), null=True, blank=True)
     tiebreaks = models.JSONField(_("tie-breaks, in order"), default=list, blank=True)
     seed = models.CharField(_("seed of the lot"), max_length=32, default=new_seed)
+    # Computer substitutes (issue 43): a computer at this level finishes the games in play of a player who
+    # leaves (withdrawn, or suspended); 0: they are forfeited.
+    substitute_level = models.PositiveSmallIntegerField(
+        _("level of the computer that finishes a leaver's games"), default=0,
+        validators=[MaxValueValidator(max(LEVELS))], help_text=_("0: a player who leaves forfeits the game in play."))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.OPEN,
                               db_index=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -114,6 +121,10 @@ class Tournament(models.Model):
     @property
     def has_groups(self) -> bool:
         return self.format == self.Format.KNOCKOUT and self.group_size > 0
+
+    @property
+    def computers_substitute(self) -> bool:
+        return self.substitute_level > 0
 
     @property
     def table_size(self) -> int:
@@ -155,6 +166,11 @@ class Entry(models.Model):
         if self.partner_id:
             return f"{self.user.name} & {self.partner.name}"
         return str(self.user.name)
+
+    @property
+    def is_computer(self) -> bool:
+        """A computer level's entrant (accounts/computers.py), added by the organizer."""
+        return self.user.computer_level is not None
 
 
 class Round(models.Model):

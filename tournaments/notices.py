@@ -7,6 +7,7 @@ after the commit of what happened, never failing the change itself:
 - the round's deadline near: the players whose clock still runs in the
   round (a time warning: at the deadline the game is lost, a forfeit);
 - the end: each player's final place.
+A computer entrant (`tournaments.computer_entrants`) is told nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def round_started(tournament: Tournament, number: int, game_id: int) -> None:
 
 
 def byes_given(tournament: Tournament, round_: Round, users: Iterable, points: float) -> None:
-    user_ids = [u.pk for u in users]
+    user_ids = [u.pk for u in users if u.computer_level is None]  # a computer entrant reads nothing
     if not user_ids:
         return
     name, tournament_id, number, path = tournament.name, tournament.pk, round_.number, tournament.get_absolute_url()
@@ -58,7 +59,7 @@ def deadline_near(tournament: Tournament, round_: Round, game_id: int, user_ids:
 def results(tournament: Tournament, entries: list[Entry], ranked: int) -> None:
     ranks = {}
     for entry in entries:
-        if entry.final_rank is not None:
+        if entry.final_rank is not None and not entry.is_computer:
             ranks[entry.user_id] = entry.final_rank
             if entry.partner_id:
                 ranks[entry.partner_id] = entry.final_rank

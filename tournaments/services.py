@@ -32,7 +32,11 @@ Decisions (issue 41):
   every clock still running in the round run out. A player with
   `forfeits_to_withdraw` forfeits (0: never) is withdrawn.
 - A withdrawn player's game in play is resigned for him (a forfeit) and he
-  is not paired again.
+  is not paired again; in a tournament with computer substitutes
+  (`Tournament.substitute_level`, issue 43) a computer of that level
+  finishes it instead, a substitution audited as a league's: the seat's
+  result stays the entry's (no forfeit), and ratings rate the leaver as
+  for any substitute (last). Computer entrants: `tournaments.computer_entrants`.
 - Knockout cups: two-player matches of 1 to 9 games, a level match of two
   or more games playing a decider (`tournaments.matches`); optional
   round-robin groups before the cup, whose top places go on seeded by the
@@ -48,8 +52,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts import computers
 from accounts.standing import is_suspended
 from gameplay import services as game_services
+from gameplay.bots import LEVELS
+from gameplay.computer_levels import level_refusal
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game
@@ -57,8 +64,8 @@ from gameplay.services.base import GameError
 from moderation.audit import record_action
 from moderation.models import AuditEntry
 from moderation.permissions import is_moderator
-from moderation.services.games import required_reason
-from ratings.services import rating_at
+from moderation.services.games import required_reason, substitute_seat
+from ratings.services import COMPUTER_POOL, rating_at
 from tournaments import group_stage, groups, knockout, rounds, standings, swiss
 from tournaments.models import Bye, Entry, Round, Table, Tournament
 
@@ -129,6 +136,9 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
     window = settings_of_tournament.get("start_window_hours") or 0
     if not isinstance(window, int) or window < 0 or window >= 24 * settings_of_tournament.get("round_days", 7):
         raise GameError(_("The start window must be shorter than a round."), code="bad_request")
+    level = settings_of_tournament.get("substitute_level") or 0
+    if level and (isinstance(level, bool) or level not in LEVELS):
+        raise GameError(level_refusal(level), code="bad_request")
     try:
         standings.validate_chain(settings_of_tournament.get("tiebreaks") or [])
     except ValueError:
@@ -203,7 +213,7 @@ def join(tournament_id: int, user, partner=None) -> Entry:
         return entry
     _check_partner(tournament, user, partner, now)
     entry = Entry.objects.create(tournament=tournament, user=user, partner=partner,
-                                 rating=_pair_rating(tournament, user, partner, now))
+                                 rating=entry_rating(tournament, user, partner, now))
     if tournament.status == Tournament.Status.RUNNING:
         entry.number = (tournament.entries.aggregate(n=Max("number"))["n"] or 0) + 1
         entry.save(update_fields=["number"])
@@ -234,10 +244,14 @@ def _check_partner(tournament: Tournament, user, partner, now) -> None:
         raise GameError(_("Your partner cannot enter: %(why)s") % {"why": exc.message}, code=exc.code) from None
 
 
-def _pair_rating(tournament: Tournament, user, partner, now) -> float:
-    """A player's rating; a pair's, the mean of its two."""
+def entry_rating(tournament: Tournament, user, partner, now) -> float:
+    """A player's rating; a pair's, the mean of its two; a computer level's, in the computers' pool."""
     people = [user] + ([partner] if partner is not None else [])
-    return sum(rating_at(p, tournament.engine, now).value for p in people) / len(people)
+    return sum(rating_at(p, _rating_key(tournament, p), now).value for p in people) / len(people)
+
+
+def _rating_key(tournament: Tournament, user) -> str:
+    return f"{tournament.engine}:{COMPUTER_POOL}" if computers.is_computer(user) else tournament.engine
 
 
 def _check_may_enter(tournament: Tournament, user, now) -> None:
@@ -292,7 +306,10 @@ def withdraw(entry_id: int, by, reason: str = "") -> Entry:
         raise GameError(_("This player has already withdrawn."), code="duplicate")
     if tournament.status != Tournament.Status.RUNNING:
         raise GameError(_("The tournament is not in progress."), code="not_running")
-    _withdraw(tournament, entry)
+    if entry.is_computer:
+        raise GameError(_("A computer player plays its games to the end: it is not withdrawn."),
+                        code="bad_request")
+    _withdraw(tournament, entry, actor=None if by_himself else by)
     if not by_himself:
         record_action(by, AuditEntry.Action.WITHDRAW_ENTRY, reason, target_user=entry.user,
                       before={"tournament": tournament.pk, "entry": entry.pk, "withdrawn_at": None},
@@ -301,16 +318,32 @@ def withdraw(entry_id: int, by, reason: str = "") -> Entry:
     return entry
 
 
-def _withdraw(tournament: Tournament, entry: Entry, ending: int | None = None) -> None:
-    """Withdrawn now: his game in play is resigned for him, a forfeit (`ending`: a game ending now)."""
+def _withdraw(tournament: Tournament, entry: Entry, ending: int | None = None, actor=None) -> None:
+    """Withdrawn now: his game in play is resigned for him, a forfeit, or with computer substitutes
+    finished by a computer (`ending`: a game ending now; `actor`: who withdrew him, else the organizer,
+    in the audit of a substitution). A computer entrant plays its games to the end."""
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
+    if entry.is_computer:
+        return
     for table in _live_tables_of(tournament, entry):
         if table.game_id == ending:
+            continue
+        if tournament.computers_substitute:
+            _computer_for(tournament, entry, table, actor or tournament.organizer)
             continue
         table.forfeits = sorted({*table.forfeits, entry.pk})
         table.save(update_fields=["forfeits"])
         game_services.resign(table.game_id, entry.user)
+
+
+def _computer_for(tournament: Tournament, entry: Entry, table: Table, actor) -> None:
+    """A computer of the tournament's substitute level takes the entry's seats at the table's game."""
+    players = {entry.user_id, entry.partner_id} - {None}
+    reason = _("%(who)s left the tournament %(name)s.") % {"who": entry, "name": tournament.name}
+    for seat in table.game.seats.filter(user_id__in=players).order_by("position"):
+        substitute_seat(table.game_id, seat.position, actor, reason, user=None,
+                        computer_level=tournament.substitute_level)
 
 
 def _live_tables_of(tournament: Tournament, entry: Entry) -> list[Table]:
@@ -335,7 +368,7 @@ def start(tournament_id: int, by) -> Tournament:
         raise GameError(_("Too few players to start: a table needs %(n)s.") % {"n": tournament.table_size},
                         code="too_few")
     for entry in entries:
-        entry.rating = _pair_rating(tournament, entry.user, entry.partner, now)
+        entry.rating = entry_rating(tournament, entry.user, entry.partner, now)
     entries.sort(key=lambda e: (-e.rating, e.joined_at, e.pk))
     for number, entry in enumerate(entries, start=1):
         entry.number = number

@@ -9,7 +9,8 @@ the next reader computes them again; nothing has to remember to clear it.
 The one input outside the tournament's rows is its players' names: a
 player renamed (`player_saved`, connected to the user model's post_save in
 TournamentsConfig.ready()) moves, after the commit, the names' version of
-every tournament the player is in, which is part of the key."""
+every tournament the player is in, which is part of the key, as is the
+reader's language (a computer entrant's name is its level's, translated)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import secrets
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
+from django.utils.translation import get_language
 
 from gameplay.models import Game
 from tournaments import crosstable, group_stage, pairing, standings
@@ -67,7 +69,8 @@ def player_saved(sender, instance, created: bool, update_fields=None, **_kwargs)
 
 def _kept(name: str, tournament: Tournament, compute):
     digest = hashlib.sha256(fingerprint(tournament).encode()).hexdigest()
-    key = f"tournament-{name}:{tournament.pk}:{digest}:{names_version(tournament.pk)}"
+    # The language too: a computer entrant is named by its level in the reader's language.
+    key = f"tournament-{name}:{tournament.pk}:{digest}:{names_version(tournament.pk)}:{get_language()}"
     value = cache.get(key)
     if value is None:
         value = compute(tournament)

@@ -16,6 +16,8 @@ urlpatterns = [
     path("<slug:slug>/start/", views.start, name="tournament_start"),
     path("<slug:slug>/rounds/<int:number>/start/", views.start_round, name="tournament_start_round"),
     path("<slug:slug>/withdraw/<int:entry_id>/", views.withdraw, name="tournament_withdraw"),
+    path("<slug:slug>/computers/add/", views.add_computer, name="tournament_add_computer"),
+    path("<slug:slug>/computers/<int:entry_id>/remove/", views.remove_computer, name="tournament_remove_computer"),
     path("<slug:slug>/rounds/<int:number>/restart/", views.restart_round, name="tournament_restart_round"),
     path("<slug:slug>/tables/<int:table_id>/adjudicate/", views.adjudicate, name="tournament_adjudicate"),
 ]

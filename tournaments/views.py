@@ -10,10 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext as _, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from gameplay.computer_levels import descriptions as level_descriptions
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 from gameplay.services.base import GameError
-from tournaments import actions, pairing, services
+from tournaments import actions, computer_entrants, pairing, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.shown_standings import shown_cross_table, shown_groups, shown_standings
@@ -95,7 +96,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         **_standings_context(request, tournament, shown_standings(tournament)),
         "rounds": rounds, "latest": latest, "latest_tables": latest_tables, "more_tables": more,
         "last_number": rounds[0].number if rounds else None, "next_round": next_round, "mine": mine,
-        "late_entry": services.late_entry_open(tournament), "groups": shown_groups(tournament)})
+        "late_entry": services.late_entry_open(tournament), "groups": shown_groups(tournament),
+        "computer_entrants": tournament.entries.filter(user__computer_level__isnull=False).select_related("user"),
+        "computer_levels": level_descriptions()})
 
 
 def standings_part(request: HttpRequest, slug: str) -> HttpResponse:
@@ -196,6 +199,25 @@ def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user, request.POST.get("reason", "")),
                 _("%(who)s is withdrawn.") % {"who": entry})
+
+
+@login_required
+@require_POST
+def add_computer(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    raw = request.POST.get("level", "").strip()
+    level = int(raw) if raw.isdigit() else raw
+    return _act(request, tournament, lambda: computer_entrants.add_computer(tournament.pk, request.user, level),
+                _("The computer player has entered."))
+
+
+@login_required
+@require_POST
+def remove_computer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    return _act(request, tournament, lambda: computer_entrants.remove_computer(entry.pk, request.user),
+                _("The computer player has been removed."))
 
 
 @login_required

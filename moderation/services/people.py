@@ -41,7 +41,7 @@ from gameplay.models import ChatMessage, Game, Seat
 from gameplay.services.base import GameError, is_storable_text
 from moderation.audit import record_action
 from moderation.models import AuditEntry, Report
-from moderation.permissions import computer_takes_over, is_moderator, tell_of_suspension
+from moderation.permissions import computer_takes_over, is_moderator, substitute_level, tell_of_suspension
 from moderation.services.games import required_reason, substitute_seat
 from notifications import dispatch, notices
 from notifications.channels import MODERATION
@@ -269,8 +269,10 @@ def acknowledge_warning(user) -> bool:
 def takes_over_by_computer(game: Game) -> bool:
     """Whether a computer player continues a leaving player's seat at this
     game (else the game is forfeited): a league game as its league says of a
-    withdrawal (and only if it allows computer substitutes at all), any other
-    as its table says of a clock that runs out."""
+    withdrawal (and only if it allows computer substitutes at all), a
+    tournament game as its tournament says (computer substitutes or not), any
+    other as its table says of a clock that runs out. The computer's level:
+    `moderation.permissions.substitute_level`."""
     return computer_takes_over(game, default=game.on_timeout == Game.OnTimeout.AUTOPLAY)
 
 
@@ -300,8 +302,8 @@ def _hand_over_games(user, moderator, reason: str) -> dict:
             game_services.leave_game(game.pk, user)
             done["left"].append(game.pk)
         elif takes_over_by_computer(game):
-            substitute_seat(game.pk, seat.position, moderator,
-                                            _("Account suspended: %(reason)s") % {"reason": reason}, user=None)
+            substitute_seat(game.pk, seat.position, moderator, _("Account suspended: %(reason)s") % {"reason": reason},
+                            user=None, computer_level=substitute_level(game))
             done["computer"].append(game.pk)
         else:
             game_services.resign(game.pk, user)
