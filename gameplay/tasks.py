@@ -23,7 +23,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from gameplay import badge, events, services
+from gameplay import badge, events, group_sends, services
 from gameplay.models import Game, Seat
 from gameplay.services import after_commit
 
@@ -33,12 +33,18 @@ log = logging.getLogger(__name__)
 @shared_task(ignore_result=True)
 def after_changes(follow_ups: list[dict]) -> None:
     """The follow-ups of several committed changes, in the order of their
-    commits: one failing does not keep the next from running."""
-    for follow_up in follow_ups:
-        try:
-            follow(**follow_up)
-        except Exception:
-            log.exception("the work after a change of game %s failed", follow_up.get("game_id"))
+    commits: one failing does not keep the next from running. Their pushes to
+    open pages (badges, live lists' notices) go together at the end
+    (`group_sends.batched`), each badge counted once for the batch."""
+    with group_sends.batched():
+        badges = set()
+        for follow_up in follow_ups:
+            badges.update(follow_up.get("turn_changed", ()))
+            try:
+                follow(**{**follow_up, "turn_changed": []})
+            except Exception:
+                log.exception("the work after a change of game %s failed", follow_up.get("game_id"))
+        badge.send_badges(badges)
 
 
 @shared_task(ignore_result=True)
@@ -58,7 +64,7 @@ def follow(game_id: int, version: int, clock_started: list[int], turn_changed: l
     if deadlines:
         queue_deadline_check(game_id, version)
     if turn_changed:  # the pages' badges first: the notices' work below may take a while
-        badge.send_badges(turn_changed)
+        badge.send_badges(turn_changed)  # (`after_changes` sends them once for its batch instead)
     if started:
         events.deliver(events.GAME_STARTED, game_id, version, {"players": players})
     if clock_started:
