@@ -410,6 +410,13 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
 ORDER_RELEASE_MAX_SECONDS = env.float("ORDER_RELEASE_MAX_SECONDS", default=2 * 3600.0)
 BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
 
+# How long the thread that queues a process' follow-up tasks (gameplay/services/after_commit.py)
+# waits for the follow-ups of the commits right behind the one that woke it, so that they go as one
+# task: each task costs the worker its receipt and hand-over whatever it carries. 0.1 s, against
+# 0.01 s before, halved the worker's CPU per move of one table's moves (bench/README.md, issue 45);
+# what it delays (badges, notices, the deadline task, a computer's move) may wait that long.
+FOLLOW_UP_LINGER_SECONDS = env.float("FOLLOW_UP_LINGER_SECONDS", default=0.1)
+
 # Clocks (see gameplay/clocks.py and gameplay/tasks.py).
 DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
 # A deadline task is never queued further ahead than this (below the

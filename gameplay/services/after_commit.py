@@ -16,11 +16,14 @@ after-commit callback, which
 So a move's request does its transaction and the fan-out, and hands the
 follow-up to a thread of the process that queues it: not the request's
 thread, which in a daphne process runs the database work of every socket one
-call at a time. That thread waits `FOLLOW_UP_LINGER_SECONDS` for the
+call at a time. That thread waits `settings.FOLLOW_UP_LINGER_SECONDS` for the
 follow-ups of the commits right behind it and queues them together, as one
 task (`gameplay.tasks.after_changes`): queueing a task costs about 0.27 ms
 of CPU whatever it carries (`config.celery.RedisTransport`), and it is not
-spent while the move's views are on their way. An eager Celery, as in the
+spent while the move's views are on their way; running it costs the worker
+its receipt and hand-over to a pool process whatever it carries too (a
+tenth of a second of waiting halved the worker's CPU per move of one table:
+bench/README.md, issue 45). An eager Celery, as in the
 tests, runs the task in place. The tasks are queued only after the commits,
 in their order, and are lost only if the process dies in the moment
 between. If the broker refuses a task (Redis is down), nothing the database
@@ -54,10 +57,6 @@ log = logging.getLogger(__name__)
 
 # The work after commits, given their follow-up dicts (below) in commit order (gameplay.tasks.queue_follow_ups).
 _follow_up: Callable[[list[dict]], None] | None = None
-
-# How long the queueing thread waits for more follow-ups before it queues those it holds.
-FOLLOW_UP_LINGER_SECONDS = 0.01
-
 
 def set_follow_up(handler: Callable[[list[dict]], None]) -> None:
     global _follow_up
@@ -185,7 +184,7 @@ def _hand_over(follow_up: dict) -> None:
 
 
 def _queue_waiting(handler: Callable[[list[dict]], None]) -> None:
-    time.sleep(FOLLOW_UP_LINGER_SECONDS)
+    time.sleep(settings.FOLLOW_UP_LINGER_SECONDS)
     with _waiting_lock:
         batch = list(_waiting)
         _waiting.clear()
