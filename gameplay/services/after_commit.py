@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connections, transaction
+from django.utils import timezone
 
-from gameplay import broadcast, events
+from gameplay import broadcast, clocks, events
 from gameplay.engine import get_engine
 from gameplay.loading import seats_loaded
 from gameplay.models import Game
@@ -136,6 +137,8 @@ def _after_commit(game: Game) -> None:
         "bot": changes.views_changed and _bot_to_move(game),
         "players": _players(game),
     }
+    if follow_up["deadlines"] and seats_loaded(game):  # the task needs no query to find it
+        follow_up["clock_event_at"] = _clock_event_at(game)
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
             or follow_up["started"] or follow_up["published"] or follow_up["bot"]):
         return
@@ -200,6 +203,14 @@ def _players(game: Game) -> list[int] | None:
     if not seats_loaded(game):
         return None
     return sorted(s.user_id for s in game.seats.all() if s.user_id is not None and not s.is_bot)
+
+
+def _clock_event_at(game: Game) -> float | None:
+    """The game's next clock event as the transaction left its seats (the
+    services change seats only through these objects), as a timestamp."""
+    when = clocks.nearest_clock_event(((s.deadline, s.warn_at, s.warned, s.order_at) for s in game.seats.all()),
+                                      timezone.now())
+    return None if when is None else when.timestamp()
 
 
 def _bot_to_move(game: Game) -> bool:
