@@ -9,9 +9,11 @@ follow-up made six such calls (two badges, four notices): about 2 ms of the
 worker's CPU each, three quarters of its work for a move (`bench/README.md`,
 issue 45). Here a process sends on one event loop of its own, started once
 (again in a forked child: a Celery worker's pool process), whose connections
-stay open, and a follow-up's messages go together in one call of the layer's
-`group_send_many` (`config.channel_layer`: the members of every group read
-and the messages queued in one or two round trips).
+stay open (in a daphne process, a call made for the server goes to the
+server's loop, as `async_to_sync` did), and a follow-up's messages go
+together in one call of the layer's `group_send_many`
+(`config.channel_layer`: the members of every group read and the messages
+queued in one or two round trips).
 
 `batched()` collects the messages sent in its block (on this thread) and sends
 them once at its end: the follow-up task wraps a batch of follow-ups in it.
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +90,7 @@ def _send_now(layer, messages: list[tuple[str, dict]]) -> None:
     if not hasattr(layer, "group_send_many"):
         async_to_sync(_send_each)(layer, messages)
         return
-    future = asyncio.run_coroutine_threadsafe(layer.group_send_many(messages), process_loop())
+    future = asyncio.run_coroutine_threadsafe(layer.group_send_many(messages), _sending_loop())
     try:
         future.result(SEND_TIMEOUT_SECONDS)
     except TimeoutError:
@@ -102,6 +104,17 @@ async def _send_each(layer, messages: list[tuple[str, dict]]) -> None:
     failed = next((r for r in results if isinstance(r, BaseException)), None)
     if failed is not None:
         raise failed
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    """The server's event loop when this thread works for one (a consumer's
+    or a view's call in a daphne process, as `async_to_sync` would use it:
+    the layer is used from that loop only), else the process' own."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
+        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+        if loop is not None and loop.is_running():
+            return loop
+    return process_loop()
 
 
 def process_loop() -> asyncio.AbstractEventLoop:

@@ -142,3 +142,34 @@ def test_the_player_whose_turn_came_gets_the_new_count_and_the_notice(
 
     messages = [brief(m) for m in received(layer, channel, 2)]
     assert {"type": "badge.update", "waiting": 1} in messages
+
+
+def test_a_push_made_for_a_consumer_is_sent_on_the_servers_own_loop(
+        joker_game, players, redis_channel_layer, monkeypatch):
+    """In a daphne process a consumer's database call that pushes (a count) uses the
+    server's event loop and its connections, as `async_to_sync` did: not a loop of its own."""
+    from channels.db import database_sync_to_async
+
+    from gameplay.badge import send_badges
+
+    loops = []
+    real = RedisChannelLayer.group_send_many
+
+    async def recorded(self, messages):
+        loops.append(asyncio.get_running_loop())
+        await real(self, messages)
+
+    monkeypatch.setattr(RedisChannelLayer, "group_send_many", recorded)
+    user = players[0]
+
+    async def scenario():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(user.pk), channel)
+        await database_sync_to_async(send_badges)([user.pk])
+        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        return asyncio.get_running_loop(), message
+
+    server_loop, message = async_to_sync(scenario)()
+    assert loops == [server_loop]
+    assert brief(message)["type"] == "badge.update"
