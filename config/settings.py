@@ -418,6 +418,13 @@ BOT_SWEEP_GRACE = env.float("BOT_SWEEP_GRACE", default=10.0)
 # and where no computer sits already (moderation.permissions.substitute_level).
 COMPUTER_SUBSTITUTE_LEVEL = env.int("COMPUTER_SUBSTITUTE_LEVEL", default=2, validate=validate.OneOf([1, 2, 3]))
 
+# How long the thread that queues a process' follow-up tasks (gameplay/services/after_commit.py)
+# waits for the follow-ups of the commits right behind the one that woke it, so that they go as one
+# task: each task costs the worker its receipt and hand-over whatever it carries. 0.1 s, against
+# 0.01 s before, halved the worker's CPU per move of one table's moves (bench/README.md, issue 45);
+# what it delays (badges, notices, the deadline task, a computer's move) may wait that long.
+FOLLOW_UP_LINGER_SECONDS = env.float("FOLLOW_UP_LINGER_SECONDS", default=0.1)
+
 # Clocks (see gameplay/clocks.py and gameplay/tasks.py).
 DEADLINE_SWEEP_SECONDS = env.float("DEADLINE_SWEEP_SECONDS", default=5.0)
 # A deadline task is never queued further ahead than this (below the

@@ -7,9 +7,9 @@ has the truth (the pages show it on the next load)."""
 import logging
 from collections.abc import Iterable
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from gameplay import group_sends
 from gameplay.badge import send_counts, user_group
 from gameplay.models import Seat
 
@@ -23,13 +23,12 @@ def send_notice(user_ids: Iterable[int], kind: str, *, for_watchers: bool = Fals
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
-    for user_id in sorted(set(user_ids)):
-        try:
-            send(user_group(user_id), {"type": "user.notice", "for_watchers": for_watchers,
-                                       "notice": {"type": "notice", "kind": kind, **data}})
-        except Exception:
-            log.exception("sending a %s notice to user %s failed", kind, user_id)
+    user_ids = sorted(set(user_ids))
+    notice = {"type": "user.notice", "for_watchers": for_watchers, "notice": {"type": "notice", "kind": kind, **data}}
+    try:
+        group_sends.send(layer, [(user_group(user_id), notice) for user_id in user_ids])
+    except Exception:
+        log.exception("sending a %s notice to users %s failed", kind, user_ids)
 
 
 def games_changed(game_id: int, version: int, **details) -> None:

@@ -38,12 +38,11 @@ truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.
 import logging
 from collections.abc import Callable, Iterable
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import translation
 
-from gameplay import inbound
+from gameplay import group_sends, inbound
 from gameplay.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -85,12 +84,12 @@ def send_badges(user_ids: Iterable[int]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
-    for user_id in sorted(set(user_ids)):
-        try:
-            send(user_group(user_id), {"type": "badge.update", "waiting": waiting_count(user_id)})
-        except Exception:
-            log.exception("pushing the badge of user %s failed", user_id)
+    user_ids = sorted(set(user_ids))
+    try:
+        group_sends.send(layer, [(user_group(user_id), {"type": "badge.update", "waiting": waiting_count(user_id)})
+                                 for user_id in user_ids])
+    except Exception:
+        log.exception("pushing the badges of users %s failed", user_ids)
 
 
 # The header's other counts, by name: a function of a user id each, registered by the apps above.
@@ -114,13 +113,12 @@ def send_counts(user_ids: Iterable[int], names: Iterable[str]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    names = list(names)
-    send = async_to_sync(layer.group_send)
-    for user_id in sorted(set(user_ids)):
-        try:
-            send(user_group(user_id), {"type": "badge.counts", "counts": counts_of(user_id, names)})
-        except Exception:
-            log.exception("pushing the counts %s of user %s failed", names, user_id)
+    names, user_ids = list(names), sorted(set(user_ids))
+    try:
+        group_sends.send(layer, [(user_group(user_id), {"type": "badge.counts", "counts": counts_of(user_id, names)})
+                                 for user_id in user_ids])
+    except Exception:
+        log.exception("pushing the counts %s of users %s failed", names, user_ids)
 
 
 class BadgeConsumer(inbound.GatedConsumer):

@@ -167,3 +167,15 @@ def release_delay(secret: str, game_id: int, version: int, position: int, clock_
     top = max(0.0, min(longest, share * clock_seconds))
     low = min(shortest, top)
     return low + fraction * (top - low)
+
+
+def nearest_clock_event(seats: Iterator[tuple], now: datetime) -> datetime | None:
+    """The nearest future moment a game's deadline task watches, given its
+    seats' (deadline, warn_at, warned, order_at): a deadline, an unsent
+    warning or a standing orders' release; None if there is none."""
+    times = []
+    for deadline, warn_at, warned, order_at in seats:
+        times.extend(t for t in (deadline, order_at) if t and t > now)
+        if warn_at and not warned and warn_at > now:
+            times.append(warn_at)
+    return min(times, default=None)

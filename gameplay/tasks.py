@@ -17,28 +17,37 @@ queued task is delivered again); beat's sweep finds everything else.
 """
 
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from gameplay import badge, events, services
+from gameplay import badge, clocks, events, group_sends, services
 from gameplay.models import Game, Seat
 from gameplay.services import after_commit
 
 log = logging.getLogger(__name__)
 
+# A game's next clock event not known yet: read from its seats.
+UNKNOWN = object()
+
 
 @shared_task(ignore_result=True)
 def after_changes(follow_ups: list[dict]) -> None:
     """The follow-ups of several committed changes, in the order of their
-    commits: one failing does not keep the next from running."""
-    for follow_up in follow_ups:
-        try:
-            follow(**follow_up)
-        except Exception:
-            log.exception("the work after a change of game %s failed", follow_up.get("game_id"))
+    commits: one failing does not keep the next from running. Their pushes to
+    open pages (badges, live lists' notices) go together at the end
+    (`group_sends.batched`), each badge counted once for the batch."""
+    with group_sends.batched():
+        badges = set()
+        for follow_up in follow_ups:
+            badges.update(follow_up.get("turn_changed", ()))
+            try:
+                follow(**{**follow_up, "turn_changed": []})
+            except Exception:
+                log.exception("the work after a change of game %s failed", follow_up.get("game_id"))
+        badge.send_badges(badges)
 
 
 @shared_task(ignore_result=True)
@@ -50,20 +59,29 @@ def after_change(**follow_up) -> None:
 
 def follow(game_id: int, version: int, clock_started: list[int], turn_changed: list[int],
            deadlines: bool, started: bool, published: list, bot: bool,
-           players: list[int] | None = None) -> None:
+           players: list[int] | None = None, clock_event_at: float | None | str = "unknown") -> None:
     """The follow-up of one committed change of a game (version `version`).
-    Each part stands alone: one failing does not keep the others from running."""
+    Each part stands alone: one failing does not keep the others from running.
+    `clock_event_at`: the game's next clock event as the change's transaction
+    left its seats (a POSIX timestamp, None for none), "unknown" if it did not
+    hold them."""
     if bot:
         queue_bot_move(game_id, version)
-    if deadlines:
+    if deadlines and clock_event_at == "unknown":
         queue_deadline_check(game_id, version)
+    elif deadlines:
+        queue_deadline_check(game_id, version, _moment(clock_event_at))
     if turn_changed:  # the pages' badges first: the notices' work below may take a while
-        badge.send_badges(turn_changed)
+        badge.send_badges(turn_changed)  # (`after_changes` sends them once for its batch instead)
     if started:
         events.deliver(events.GAME_STARTED, game_id, version, {"players": players})
     if clock_started:
         events.deliver(events.TURN_CHANGED, game_id, version, {"positions": clock_started, "players": players})
     deliver_published(game_id, version, published)
+
+
+def _moment(timestamp: float | None):
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC)
 
 
 def deliver_published(game_id: int, version: int, published: list) -> None:
@@ -128,23 +146,17 @@ def enforce_deadlines(game_id: int, version: int) -> None:
 
 def next_clock_event(game_id: int):
     """The nearest future deadline, unsent warning or standing orders' release of a game, or None."""
-    now = timezone.now()
-    times = []
-    for deadline, warn_at, warned, order_at in Seat.objects.filter(game_id=game_id).values_list(
-            "deadline", "warn_at", "warned", "order_at"):
-        if deadline and deadline > now:
-            times.append(deadline)
-        if order_at and order_at > now:
-            times.append(order_at)
-        if warn_at and not warned and warn_at > now:
-            times.append(warn_at)
-    return min(times, default=None)
+    return clocks.nearest_clock_event(
+        Seat.objects.filter(game_id=game_id).values_list("deadline", "warn_at", "warned", "order_at"), timezone.now())
 
 
-def queue_deadline_check(game_id: int, version: int) -> None:
+def queue_deadline_check(game_id: int, version: int, when=UNKNOWN) -> None:
+    """Queue the game's deadline task for its next clock event (`when`, if the
+    change's transaction found it; read from the seats otherwise)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return  # an eager "queue" cannot wait; tests drive deadlines through services and the sweep
-    when = next_clock_event(game_id)
+    if when is UNKNOWN:
+        when = next_clock_event(game_id)
     if when is None or when - timezone.now() > timedelta(seconds=settings.DEADLINE_TASK_HORIZON):
         return  # beat's sweep queues it once it comes within reach
     try:

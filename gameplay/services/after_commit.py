@@ -16,11 +16,14 @@ after-commit callback, which
 So a move's request does its transaction and the fan-out, and hands the
 follow-up to a thread of the process that queues it: not the request's
 thread, which in a daphne process runs the database work of every socket one
-call at a time. That thread waits `FOLLOW_UP_LINGER_SECONDS` for the
+call at a time. That thread waits `settings.FOLLOW_UP_LINGER_SECONDS` for the
 follow-ups of the commits right behind it and queues them together, as one
 task (`gameplay.tasks.after_changes`): queueing a task costs about 0.27 ms
 of CPU whatever it carries (`config.celery.RedisTransport`), and it is not
-spent while the move's views are on their way. An eager Celery, as in the
+spent while the move's views are on their way; running it costs the worker
+its receipt and hand-over to a pool process whatever it carries too (a
+tenth of a second of waiting halved the worker's CPU per move of one table:
+bench/README.md, issue 45). An eager Celery, as in the
 tests, runs the task in place. The tasks are queued only after the commits,
 in their order, and are lost only if the process dies in the moment
 between. If the broker refuses a task (Redis is down), nothing the database
@@ -44,8 +47,9 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connections, transaction
+from django.utils import timezone
 
-from gameplay import broadcast, events
+from gameplay import broadcast, clocks, events
 from gameplay.engine import get_engine
 from gameplay.loading import seats_loaded
 from gameplay.models import Game
@@ -54,10 +58,6 @@ log = logging.getLogger(__name__)
 
 # The work after commits, given their follow-up dicts (below) in commit order (gameplay.tasks.queue_follow_ups).
 _follow_up: Callable[[list[dict]], None] | None = None
-
-# How long the queueing thread waits for more follow-ups before it queues those it holds.
-FOLLOW_UP_LINGER_SECONDS = 0.01
-
 
 def set_follow_up(handler: Callable[[list[dict]], None]) -> None:
     global _follow_up
@@ -137,6 +137,8 @@ def _after_commit(game: Game) -> None:
         "bot": changes.views_changed and _bot_to_move(game),
         "players": _players(game),
     }
+    if follow_up["deadlines"] and seats_loaded(game):  # the task needs no query to find it
+        follow_up["clock_event_at"] = _clock_event_at(game)
     if not (follow_up["clock_started"] or follow_up["turn_changed"] or follow_up["deadlines"]
             or follow_up["started"] or follow_up["published"] or follow_up["bot"]):
         return
@@ -185,7 +187,7 @@ def _hand_over(follow_up: dict) -> None:
 
 
 def _queue_waiting(handler: Callable[[list[dict]], None]) -> None:
-    time.sleep(FOLLOW_UP_LINGER_SECONDS)
+    time.sleep(settings.FOLLOW_UP_LINGER_SECONDS)
     with _waiting_lock:
         batch = list(_waiting)
         _waiting.clear()
@@ -201,6 +203,14 @@ def _players(game: Game) -> list[int] | None:
     if not seats_loaded(game):
         return None
     return sorted(s.user_id for s in game.seats.all() if s.user_id is not None and not s.is_bot)
+
+
+def _clock_event_at(game: Game) -> float | None:
+    """The game's next clock event as the transaction left its seats (the
+    services change seats only through these objects), as a timestamp."""
+    when = clocks.nearest_clock_event(((s.deadline, s.warn_at, s.warned, s.order_at) for s in game.seats.all()),
+                                      timezone.now())
+    return None if when is None else when.timestamp()
 
 
 def _bot_to_move(game: Game) -> bool:

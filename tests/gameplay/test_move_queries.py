@@ -119,11 +119,23 @@ def test_a_move_sent_again_after_it_was_applied_is_answered_from_its_record(joke
     assert refused.value.code == "bad_request"
 
 
-# The task: the deadline check (the game's next clock event; a deadline within
-# the task horizon also writes the game's deadline_check_at), "your turn" (who
-# wants an email), each changed player's badge count.
-JOKER_MOVE_TASK = 4  # the next deadline is a day away: beyond the horizon
-DURAK_WINDOW_MOVE_TASK = 5
+# The task: the deadline check (the game's next clock event comes with the
+# follow-up, from the seats the move's transaction held; a deadline within the
+# task horizon writes the game's deadline_check_at), "your turn" (who wants an
+# email), each changed player's badge count.
+JOKER_MOVE_TASK = 3  # the next deadline is a day away: beyond the horizon
+DURAK_WINDOW_MOVE_TASK = 4
+
+
+@pytest.mark.django_db
+def test_the_next_clock_event_a_follow_up_carries_is_the_one_the_seats_hold(
+        joker_game, players, django_capture_on_commit_callbacks, queued):
+    position, user = acting_player(joker_game, players)
+    action = JOKER.legal_actions(joker_game.state, position)[0]
+    count_move(joker_game, user, action, django_capture_on_commit_callbacks, queued)
+    carried = queued[0]["clock_event_at"]
+    assert carried is not None
+    assert carried == tasks.next_clock_event(joker_game.pk).timestamp()
 
 
 @pytest.mark.django_db
