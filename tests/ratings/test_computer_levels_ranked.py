@@ -19,6 +19,13 @@ from ratings.models import Rating, RatingChange
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def small_search_budgets(monkeypatch):
+    """What is tested here is the recording and the rating of the matches, not the levels' strength
+    (bench/computers.py measures that): the search levels look at a few worlds a decision, not hundreds."""
+    monkeypatch.setattr("gameplay.bots.budget_for", lambda slug, level: 2 * level)
+
+
 def play(*args: str) -> str:
     out = StringIO()
     call_command("play_computer_matches", *args, stdout=out)
