@@ -59,9 +59,13 @@ STANDINGS_PER_PAGE = 50
 TABLES_SHOWN = 50  # the latest round's tables on the tournament's page; its round page shows them all
 
 
+def _columns(tournament: Tournament) -> list[tuple[str, str]]:
+    return [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain]
+
+
 def _standings_context(request: HttpRequest, tournament: Tournament, rows) -> dict:
     return {"tournament": tournament, "page": Paginator(rows, STANDINGS_PER_PAGE).get_page(request.GET.get("page")),
-            "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
+            "columns": _columns(tournament),
             "may_run": services.may_run(tournament, request.user)}
 
 
@@ -106,6 +110,14 @@ def standings_part(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(request, "tournaments/_standings.html",
                   _standings_context(request, tournament, shown_standings(tournament)))
+
+
+def groups_part(request: HttpRequest, slug: str) -> HttpResponse:
+    """A cup's group standings alone: what the tournament's page fetches to keep its groups live."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "tournaments/_groups.html", {
+        "groups": shown_groups(tournament),
+        "columns": _columns(tournament)})
 
 
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
