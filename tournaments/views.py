@@ -1,6 +1,5 @@
 import csv
 
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -10,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext as _, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from gameplay.competition_actions import act_and_report
 from gameplay.computer_levels import descriptions as level_descriptions
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
@@ -154,16 +154,6 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _act(request: HttpRequest, tournament: Tournament, action, done: str) -> HttpResponse:
-    try:
-        action()
-    except GameError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return redirect(tournament)
-
-
 @login_required
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
@@ -178,30 +168,30 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
                 raise GameError(_("There is no player called %(name)s.") % {"name": name}, code="not_found")
         services.join(tournament.pk, request.user, partner)
 
-    return _act(request, tournament, join_with_partner, _("You have joined."))
+    return act_and_report(request, tournament, join_with_partner, _("You have joined."))
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.leave(tournament.pk, request.user), _("You have left."))
+    return act_and_report(request, tournament, lambda: services.leave(tournament.pk, request.user), _("You have left."))
 
 
 @login_required
 @require_POST
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.start(tournament.pk, request.user),
-                _("The tournament has started."))
+    return act_and_report(request, tournament, lambda: services.start(tournament.pk, request.user),
+                          _("The tournament has started."))
 
 
 @login_required
 @require_POST
 def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.start_next_round(tournament.pk, request.user, number),
-                _("Round %(n)s has started.") % {"n": number})
+    return act_and_report(request, tournament, lambda: services.start_next_round(tournament.pk, request.user, number),
+                          _("Round %(n)s has started.") % {"n": number})
 
 
 @login_required
@@ -209,8 +199,9 @@ def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user, request.POST.get("reason", "")),
-                _("%(who)s is withdrawn.") % {"who": entry})
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament, lambda: services.withdraw(entry.pk, request.user, reason),
+                          _("%(who)s is withdrawn.") % {"who": entry})
 
 
 @login_required
@@ -219,8 +210,9 @@ def add_computer(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     raw = request.POST.get("level", "").strip()
     level = int(raw) if raw.isdigit() else raw
-    return _act(request, tournament, lambda: computer_entrants.add_computer(tournament.pk, request.user, level),
-                _("The computer player has entered."))
+    return act_and_report(request, tournament,
+                          lambda: computer_entrants.add_computer(tournament.pk, request.user, level),
+                          _("The computer player has entered."))
 
 
 @login_required
@@ -228,17 +220,18 @@ def add_computer(request: HttpRequest, slug: str) -> HttpResponse:
 def remove_computer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: computer_entrants.remove_computer(entry.pk, request.user),
-                _("The computer player has been removed."))
+    return act_and_report(request, tournament, lambda: computer_entrants.remove_computer(entry.pk, request.user),
+                          _("The computer player has been removed."))
 
 
 @login_required
 @require_POST
 def restart_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament,
-                lambda: actions.restart_round(tournament.pk, request.user, number, request.POST.get("reason", "")),
-                _("Round %(n)s has been paired again.") % {"n": number})
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament,
+                          lambda: actions.restart_round(tournament.pk, request.user, number, reason),
+                          _("Round %(n)s has been paired again.") % {"n": number})
 
 
 @login_required
@@ -247,6 +240,7 @@ def adjudicate(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     table = get_object_or_404(Table, round__tournament=tournament, pk=table_id)
     places = [int(p) if p.strip().isdigit() else 0 for p in request.POST.getlist("place")]
-    return _act(request, tournament,
-                lambda: actions.adjudicate_table(table.pk, request.user, request.POST.get("reason", ""), places),
-                _("The game has been adjudicated."))
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament,
+                          lambda: actions.adjudicate_table(table.pk, request.user, reason, places),
+                          _("The game has been adjudicated."))
