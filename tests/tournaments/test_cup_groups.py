@@ -3,6 +3,11 @@ every pair of a group meeting once, group standings, the cup seeded by the
 group results (tournaments/groups.py and its worked example), the page, and
 bad settings refused."""
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
@@ -167,3 +172,24 @@ def test_a_cup_without_groups_has_no_live_groups_and_its_groups_part_is_empty(pe
     page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
     assert "live-tournament-groups" not in page
     assert "<table" not in client.get(reverse("tournament_groups_part", args=[cup.slug])).content.decode()
+
+
+LIVE_SCRIPT_RUN = """
+const boxes = [{dataset: {refresh: "/t/cup/standings/?page=1"}, innerHTML: "old"},
+               {dataset: {refresh: "/t/cup/groups/"}, innerHTML: "old"}];
+let tick = null;
+global.window = {fetch: true};
+global.document = {visibilityState: "visible", querySelectorAll: () => boxes, addEventListener() {}};
+global.setInterval = (f) => { tick = f; };
+global.fetch = async (url) => ({ok: true, text: async () => "new " + url});
+require(process.argv[1]);
+tick();
+setTimeout(() => console.log(JSON.stringify(boxes.map((b) => b.innerHTML))), 0);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the page's script")
+def test_the_pages_script_refreshes_every_live_part_the_standings_and_the_groups():
+    script = Path(__file__).resolve().parents[2] / "static" / "js" / "tournament-live.js"
+    out = subprocess.run(["node", "-e", LIVE_SCRIPT_RUN, str(script)], capture_output=True, text=True, timeout=30)
+    assert json.loads(out.stdout) == ["new /t/cup/standings/?page=1", "new /t/cup/groups/"]
