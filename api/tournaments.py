@@ -1,6 +1,6 @@
 """The tournaments' endpoints of /api/v1/ (token scope "tournament"): the list
-(by status and game), one tournament (its settings, standings and rounds with
-their tables' games) and joining or leaving it, through the same services
+(by status and game), one tournament (its settings, standings, a cup's group
+standings and rounds with their tables' games) and joining or leaving it, through the same services
 as the pages (`tournaments.services`), refused with the same messages."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from gameplay.engine import ENGINES
 from gameplay.services.base import ensure_may_play
 from tournaments import pairing, services
 from tournaments.models import Entry, Round, Tournament
+from tournaments.shown_standings import shown_groups
 
 Slug = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[-a-zA-Z0-9_]+$")]
 LIST_LIMIT = 100
@@ -48,6 +49,12 @@ class TournamentRow(Schema):
     byes: int
     withdrawn: bool
     computer_level: int | None = Field(None, description="a computer entrant's level (1-3); null for people")
+
+
+class TournamentGroup(Schema):
+    number: int
+    rows: list[TournamentRow] = Field(description="the group's standings over its games, with the tournament's "
+                                                  "tie-breaks")
 
 
 class TournamentTable(Schema):
@@ -79,6 +86,8 @@ class TournamentDetail(TournamentSummary):
     group_advance: int = Field(1, description="players that go on from each group to the cup")
     my_entry: int | None = Field(description="your entry's id, None if you have none")
     standings: list[TournamentRow]
+    groups: list[TournamentGroup] = Field([], description="a cup with round-robin groups first: each group's "
+                                                          "standings, once the cup has started (empty otherwise)")
     round_list: list[TournamentRound]
 
 
@@ -106,6 +115,12 @@ def _summary(tournament: Tournament, entries: int) -> dict:
             "players": tournament.players, "format": tournament.format, "status": tournament.status,
             "rounds": tournament.rounds, "entries": entries, "rated": tournament.rated,
             "url": tournament.get_absolute_url()}
+
+
+def _row(row, levels: dict[int, int]) -> dict:
+    return {"rank": row.rank, "entry": row.entry_id, "name": row.name, "points": row.points,
+            "tiebreaks": row.tiebreaks, "played": row.played, "byes": row.byes, "withdrawn": row.withdrawn,
+            "computer_level": levels.get(row.entry_id)}
 
 
 def _found(slug: str) -> Tournament:
@@ -141,10 +156,9 @@ def tournament_detail(request, slug: Slug):
             "tiebreaks": tournament.tiebreak_chain,
             "games_per_match": tournament.games_per_match, "group_size": tournament.group_size,
             "group_advance": tournament.group_advance, "my_entry": mine,
-            "standings": [{"rank": r.rank, "entry": r.entry_id, "name": r.name, "points": r.points,
-                           "tiebreaks": r.tiebreaks, "played": r.played, "byes": r.byes, "withdrawn": r.withdrawn,
-                           "computer_level": levels.get(r.entry_id)}
-                          for r in rows],
+            "standings": [_row(r, levels) for r in rows],
+            "groups": [{"number": g.number, "rows": [_row(r, levels) for r in g.rows]}
+                       for g in shown_groups(tournament)],
             "round_list": [{"number": r.number, "started_at": r.started_at, "deadline": r.deadline,
                             "finished_at": r.finished_at,
                             "tables": [{"board": t.board, "entries": t.seats, "game": t.game_id,

@@ -18,7 +18,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from gameplay.engine import ENGINES
+from gameplay import labels
+from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
 
 
@@ -402,3 +403,34 @@ class PlayerTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.won} / {self.finished}"
+
+
+class Competition(models.Model):
+    """What a league and a tournament share: their first fields (name, address, organizer, description)
+    and the words for their tables' game. Each has its own `engine`, `options` and `players` fields
+    (where its other settings put them), which the properties read."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="organized_%(class)ss", verbose_name=_("organizer"))
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def engine_name(self) -> str:
+        return engine_name(get_engine(self.engine))
+
+    @property
+    def variant_label(self) -> str:
+        """The tables in a few words, as the lobby words a table (the game's options)."""
+        return labels.variant_words(self.engine, self.options, self.players)
+
+    @property
+    def in_pairs(self) -> bool:
+        return bool(self.options.get("teams"))

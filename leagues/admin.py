@@ -1,26 +1,15 @@
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from gameplay.competition_actions import run_on_each
 from gameplay.engine import ENGINES
 from gameplay.forms import TimeControlFields
 from gameplay.i18n import engine_name
-from gameplay.services.base import GameError
 from moderation.admin.games import EngineFilter
 from leagues import services
 from leagues.models import Division, Entry, Fixture, League, Season
-
-
-def _each(modeladmin, request, queryset, action, done) -> None:
-    """Run a service on every selected row; say what went through and what was refused."""
-    for obj in queryset:
-        try:
-            action(obj.pk, request.user)
-        except GameError as exc:
-            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
-        else:
-            modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
 class LeagueAdminForm(TimeControlFields, forms.ModelForm):
@@ -64,15 +53,15 @@ class SeasonAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Close the registration"))
     def close_registration(self, request, queryset):
-        _each(self, request, queryset, services.close_registration, _("registration closed"))
+        run_on_each(self, request, queryset, services.close_registration, _("registration closed"))
 
     @admin.action(description=_("Start the season"))
     def start_season(self, request, queryset):
-        _each(self, request, queryset, services.start_season, _("started"))
+        run_on_each(self, request, queryset, services.start_season, _("started"))
 
     @admin.action(description=_("End the season"))
     def end_season(self, request, queryset):
-        _each(self, request, queryset, services.end_season, _("ended"))
+        run_on_each(self, request, queryset, services.end_season, _("ended"))
 
 
 @admin.register(Division)
@@ -97,7 +86,7 @@ class EntryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Withdraw from the season (unfinished games lost or finished by a computer)"))
     def withdraw(self, request, queryset):
-        _each(self, request, queryset, services.withdraw, pgettext_lazy("league season", "withdrawn"))
+        run_on_each(self, request, queryset, services.withdraw, pgettext_lazy("league season", "withdrawn"))
 
     def has_add_permission(self, request):
         return False  # players register on the league's page

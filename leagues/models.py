@@ -11,10 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
-from gameplay import labels
-from gameplay.engine import get_engine
-from gameplay.i18n import engine_name
-from gameplay.models import Game
+from gameplay.models import Competition, Game
 
 
 def new_lot_seed() -> str:
@@ -27,7 +24,7 @@ def new_lot_seed() -> str:
 DEFAULT_TIEBREAKS = ["wins", "sonneborn_berger", "direct", "game_score", "lot"]
 
 
-class League(models.Model):
+class League(Competition):
     class Start(models.TextChoices):
         ALL = "all", _("all the games at once")
         ROUNDS = "rounds", _("round by round")
@@ -40,11 +37,6 @@ class League(models.Model):
         ENTRY = "entry", _("stay with the seat's player")
         SUBSTITUTE = "substitute", _("pass to the substitute")
 
-    name = models.CharField(_("name"), max_length=80)
-    slug = models.SlugField(_("address"), max_length=80, unique=True)
-    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized_leagues",
-                                  verbose_name=_("organizer"))
-    description = models.TextField(_("description"), blank=True)
     is_private = models.BooleanField(_("invite-only"), default=False)
     # Bot accounts (accounts.User.is_bot) enter its seasons only if the league allows them.
     allow_bots = models.BooleanField(_("bot accounts may enter"), default=False)
@@ -91,9 +83,6 @@ class League(models.Model):
         verbose_name_plural = _("leagues")
         ordering = ["name"]
 
-    def __str__(self) -> str:
-        return self.name
-
     def get_absolute_url(self) -> str:
         return reverse("league", args=[self.slug])
 
@@ -104,15 +93,6 @@ class League(models.Model):
                 "computer substitutes.")})
 
     @property
-    def engine_name(self) -> str:
-        return engine_name(get_engine(self.engine))
-
-    @property
-    def variant_label(self) -> str:
-        """The league's tables in a few words, as the lobby words a table (the game's options)."""
-        return labels.variant_words(self.engine, self.options, self.players)
-
-    @property
     def tiebreak_chain(self) -> list[str]:
         """The league's tie-breaks, always ending with the season's public lot
         (added when the league's chain lacks it): no two players ever share a
@@ -120,10 +100,6 @@ class League(models.Model):
         never decided by who entered first (issue 37)."""
         chain = list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
         return chain if "lot" in chain else [*chain, "lot"]
-
-    @property
-    def in_pairs(self) -> bool:
-        return bool(self.options.get("teams"))
 
 
 class Season(models.Model):

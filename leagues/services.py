@@ -61,11 +61,9 @@ from accounts.standing import is_suspended
 from accounts import verification
 from gameplay import services as game_services
 from gameplay.computer_levels import DEFAULT_LEVEL, UnknownLevel, checked_level
-from gameplay.engine import ENGINES, get_engine
-from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat
 from gameplay.services.base import GameError
-from gameplay.services.tables import players_refusal
+from gameplay.services.tables import checked_competition_game, players_refusal
 from leagues import drawing, live, schedule
 from leagues.fixtures import computer_for, start_next_round_if_over, start_rounds_now_over, table_size
 from leagues.models import Division, Entry, Fixture, Invitation, League, Season, visible_leagues
@@ -99,17 +97,8 @@ def create_league(organizer, *, name: str, engine: str, players: int, options: d
     """A new league and its first season, open for registration."""
     if not may_create_leagues(organizer):
         raise GameError(_("Only staff may create leagues on this site."), code="forbidden")
-    name = (name or "").strip()
-    if not name:
-        raise GameError(_("Give the league a name."), code="bad_request")
-    if engine not in ENGINES:
-        raise GameError(_("Unknown game."), code="bad_request")
-    game = get_engine(engine)
-    try:
-        options = game.validate_options(options or {})
-        game.check_options_for_players(options, players)
-    except ValueError as exc:
-        raise GameError(engine_message_text(exc), code="bad_request") from None
+    name, game, options = checked_competition_game(name, engine, players, options,
+                                                   unnamed=_("Give the league a name."))
     if not game.min_players <= players <= game.max_players:
         raise GameError(players_refusal(game), code="bad_request")
     if settings_of_league.get("on_withdrawal") == League.OnWithdrawal.COMPUTER and \

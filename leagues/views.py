@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_POST
 
+from gameplay.competition_actions import act_and_report
 from gameplay.services.base import GameError
 from leagues import live, services, stored_standings
 from leagues.forms import AddEntryForm, LeagueForm, RegisterForm
@@ -171,16 +172,6 @@ def results_csv(request: HttpRequest, slug: str, number: int, division: int) -> 
 # -- what players and organizers do (POST) ---------------------------------------------
 
 
-def _act(request: HttpRequest, league: League, action, done: str) -> HttpResponse:
-    try:
-        action()
-    except GameError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return redirect(league)
-
-
 @login_required
 @require_POST
 def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -195,7 +186,7 @@ def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return redirect(league)
     done = (_("Your partner is invited: the pair is entered once the invitation is accepted.") if league.in_pairs
             else _("You are registered for season %(n)s.") % {"n": season.number})
-    return _act(request, league, lambda: services.register(season.pk, request.user, partner), done)
+    return act_and_report(request, league, lambda: services.register(season.pk, request.user, partner), done)
 
 
 @login_required
@@ -203,8 +194,8 @@ def register(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def unregister(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = _league(request, slug)
     season = get_object_or_404(Season, league=league, number=number)
-    return _act(request, league, lambda: services.unregister(season.pk, request.user),
-                _("You are no longer registered for season %(n)s.") % {"n": season.number})
+    return act_and_report(request, league, lambda: services.unregister(season.pk, request.user),
+                          _("You are no longer registered for season %(n)s.") % {"n": season.number})
 
 
 @login_required
@@ -222,7 +213,7 @@ def run_season(request: HttpRequest, slug: str, number: int, step: str) -> HttpR
     if step not in steps:
         raise Http404
     action, done = steps[step]
-    return _act(request, league, lambda: action(season.pk, request.user), done)
+    return act_and_report(request, league, lambda: action(season.pk, request.user), done)
 
 
 @login_required
@@ -230,8 +221,8 @@ def run_season(request: HttpRequest, slug: str, number: int, step: str) -> HttpR
 def withdraw(request: HttpRequest, slug: str, number: int, entry_id: int) -> HttpResponse:
     league = _league(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, season__league=league, season__number=number)
-    return _act(request, league, lambda: services.withdraw(entry.pk, request.user),
-                _("%(who)s has withdrawn from the season.") % {"who": entry})
+    return act_and_report(request, league, lambda: services.withdraw(entry.pk, request.user),
+                          _("%(who)s has withdrawn from the season.") % {"who": entry})
 
 
 @login_required

@@ -1,27 +1,16 @@
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin import helpers
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.competition_actions import run_on_each
 from gameplay.engine import ENGINES
 from gameplay.forms import TimeControlFields
 from gameplay.i18n import engine_name
-from gameplay.services.base import GameError
 from moderation.admin.games import EngineFilter
 from tournaments import actions, services
 from tournaments.models import Bye, Entry, Round, Table, Tournament
-
-
-def _each(modeladmin, request, queryset, action, done) -> None:
-    """Run a service on every selected row; say what went through and what was refused."""
-    for obj in queryset:
-        try:
-            action(obj.pk, request.user)
-        except GameError as exc:
-            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
-        else:
-            modeladmin.message_user(request, f"{obj}: {done}", messages.SUCCESS)
 
 
 class TournamentAdminForm(TimeControlFields, forms.ModelForm):
@@ -41,7 +30,7 @@ def _with_reason(modeladmin, request, queryset, action, done, title):
     form = ReasonForm(request.POST if "apply" in request.POST else None)
     if form.is_valid():
         reason = form.cleaned_data["reason"]
-        _each(modeladmin, request, queryset, lambda pk, user: action(pk, user, reason), done)
+        run_on_each(modeladmin, request, queryset, lambda pk, user: action(pk, user, reason), done)
         return None
     return render(request, "admin/tournaments/reason.html", {
         **modeladmin.admin_site.each_context(request), "title": title, "form": form, "queryset": queryset,
@@ -72,7 +61,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Start the tournament"))
     def start(self, request, queryset):
-        _each(self, request, queryset, services.start, _("started"))
+        run_on_each(self, request, queryset, services.start, _("started"))
 
 
 @admin.register(Entry)

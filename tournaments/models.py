@@ -11,11 +11,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from gameplay import labels
 from gameplay.bots import LEVELS
-from gameplay.engine import get_engine
-from gameplay.i18n import engine_name
-from gameplay.models import Game
+from gameplay.models import Competition, Game
 
 DEFAULT_TIEBREAKS = ["buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins", "rating"]
 
@@ -24,7 +21,7 @@ def new_seed() -> str:
     return str(secrets.randbits(63))
 
 
-class Tournament(models.Model):
+class Tournament(Competition):
     class Status(models.TextChoices):
         OPEN = "open", _("open for entry")
         RUNNING = "running", _("in progress")
@@ -38,11 +35,6 @@ class Tournament(models.Model):
         FINISHED = "finished", _("when the previous round is finished")
         SCHEDULED = "scheduled", _("on its date")
 
-    name = models.CharField(_("name"), max_length=80)
-    slug = models.SlugField(_("address"), max_length=80, unique=True)
-    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                  related_name="organized_tournaments", verbose_name=_("organizer"))
-    description = models.TextField(_("description"), blank=True)
     engine = models.CharField(_("game"), max_length=32)
     options = models.JSONField(_("options of the game"), default=dict, blank=True)
     players = models.PositiveSmallIntegerField(_("players at a table"))
@@ -96,27 +88,12 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
         ordering = ["-created_at"]
 
-    def __str__(self) -> str:
-        return self.name
-
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
 
     @property
-    def engine_name(self) -> str:
-        return engine_name(get_engine(self.engine))
-
-    @property
-    def variant_label(self) -> str:
-        return labels.variant_words(self.engine, self.options, self.players)
-
-    @property
     def tiebreak_chain(self) -> list[str]:
         return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
-
-    @property
-    def in_pairs(self) -> bool:
-        return bool(self.options.get("teams"))
 
     @property
     def has_groups(self) -> bool:

@@ -57,10 +57,9 @@ from accounts.standing import is_suspended
 from gameplay import services as game_services
 from gameplay.bots import LEVELS
 from gameplay.computer_levels import level_refusal
-from gameplay.engine import ENGINES, get_engine
-from gameplay.i18n import engine_message_text
 from gameplay.models import Game
 from gameplay.services.base import GameError
+from gameplay.services.tables import checked_competition_game
 from moderation.audit import record_action
 from moderation.models import AuditEntry
 from moderation.permissions import is_moderator
@@ -103,17 +102,8 @@ def create_tournament(organizer, *, name: str, engine: str, players: int, option
     """A new Swiss tournament, open for entry. `rounds` 0: suggested from the entrants at the start."""
     if not organizer.is_authenticated or (settings.LEAGUES_BY_STAFF_ONLY and not organizer.is_staff):
         raise GameError(_("Only staff may create tournaments on this site."), code="forbidden")
-    name = (name or "").strip()
-    if not name:
-        raise GameError(_("Give the tournament a name."), code="bad_request")
-    if engine not in ENGINES:
-        raise GameError(_("Unknown game."), code="bad_request")
-    game = get_engine(engine)
-    try:
-        options = game.validate_options(options or {})
-        game.check_options_for_players(options, players)
-    except ValueError as exc:
-        raise GameError(engine_message_text(exc), code="bad_request") from None
+    name, game, options = checked_competition_game(name, engine, players, options,
+                                                   unnamed=_("Give the tournament a name."))
     if not game.min_players <= players <= game.max_players or not 2 <= players <= 6:
         raise GameError(_("This game is for %(a)s to %(b)s players.") % {"a": game.min_players, "b": game.max_players},
                         code="bad_request")

@@ -9,6 +9,7 @@ urlpatterns = [
     path("<slug:slug>/", views.tournament_page, name="tournament"),
     path("<slug:slug>/standings.csv", views.standings_csv, name="tournament_standings_csv"),
     path("<slug:slug>/standings/", views.standings_part, name="tournament_standings_part"),
+    path("<slug:slug>/groups/", views.groups_part, name="tournament_groups_part"),
     path("<slug:slug>/crosstable/", views.cross_table, name="tournament_crosstable"),
     path("<slug:slug>/rounds/<int:number>/", views.round_page, name="tournament_round"),
     path("<slug:slug>/join/", views.join, name="tournament_join"),

@@ -1,6 +1,5 @@
 import csv
 
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -10,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext as _, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from gameplay.competition_actions import act_and_report
 from gameplay.computer_levels import descriptions as level_descriptions
 from gameplay.engine import ENGINES, get_engine
 from gameplay.i18n import engine_name
@@ -59,9 +59,13 @@ STANDINGS_PER_PAGE = 50
 TABLES_SHOWN = 50  # the latest round's tables on the tournament's page; its round page shows them all
 
 
+def _columns(tournament: Tournament) -> list[tuple[str, str]]:
+    return [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain]
+
+
 def _standings_context(request: HttpRequest, tournament: Tournament, rows) -> dict:
     return {"tournament": tournament, "page": Paginator(rows, STANDINGS_PER_PAGE).get_page(request.GET.get("page")),
-            "columns": [(key, TIEBREAK_LABELS[key]) for key in tournament.tiebreak_chain],
+            "columns": _columns(tournament),
             "may_run": services.may_run(tournament, request.user)}
 
 
@@ -108,6 +112,14 @@ def standings_part(request: HttpRequest, slug: str) -> HttpResponse:
                   _standings_context(request, tournament, shown_standings(tournament)))
 
 
+def groups_part(request: HttpRequest, slug: str) -> HttpResponse:
+    """A cup's group standings alone: what the tournament's page fetches to keep its groups live."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "tournaments/_groups.html", {
+        "groups": shown_groups(tournament),
+        "columns": _columns(tournament)})
+
+
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One round's pairings: every table (its game and, once over, its record) and the byes."""
     tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
@@ -142,16 +154,6 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _act(request: HttpRequest, tournament: Tournament, action, done: str) -> HttpResponse:
-    try:
-        action()
-    except GameError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return redirect(tournament)
-
-
 @login_required
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
@@ -166,30 +168,30 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
                 raise GameError(_("There is no player called %(name)s.") % {"name": name}, code="not_found")
         services.join(tournament.pk, request.user, partner)
 
-    return _act(request, tournament, join_with_partner, _("You have joined."))
+    return act_and_report(request, tournament, join_with_partner, _("You have joined."))
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.leave(tournament.pk, request.user), _("You have left."))
+    return act_and_report(request, tournament, lambda: services.leave(tournament.pk, request.user), _("You have left."))
 
 
 @login_required
 @require_POST
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.start(tournament.pk, request.user),
-                _("The tournament has started."))
+    return act_and_report(request, tournament, lambda: services.start(tournament.pk, request.user),
+                          _("The tournament has started."))
 
 
 @login_required
 @require_POST
 def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament, lambda: services.start_next_round(tournament.pk, request.user, number),
-                _("Round %(n)s has started.") % {"n": number})
+    return act_and_report(request, tournament, lambda: services.start_next_round(tournament.pk, request.user, number),
+                          _("Round %(n)s has started.") % {"n": number})
 
 
 @login_required
@@ -197,8 +199,9 @@ def start_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: services.withdraw(entry.pk, request.user, request.POST.get("reason", "")),
-                _("%(who)s is withdrawn.") % {"who": entry})
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament, lambda: services.withdraw(entry.pk, request.user, reason),
+                          _("%(who)s is withdrawn.") % {"who": entry})
 
 
 @login_required
@@ -207,8 +210,9 @@ def add_computer(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     raw = request.POST.get("level", "").strip()
     level = int(raw) if raw.isdigit() else raw
-    return _act(request, tournament, lambda: computer_entrants.add_computer(tournament.pk, request.user, level),
-                _("The computer player has entered."))
+    return act_and_report(request, tournament,
+                          lambda: computer_entrants.add_computer(tournament.pk, request.user, level),
+                          _("The computer player has entered."))
 
 
 @login_required
@@ -216,17 +220,18 @@ def add_computer(request: HttpRequest, slug: str) -> HttpResponse:
 def remove_computer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    return _act(request, tournament, lambda: computer_entrants.remove_computer(entry.pk, request.user),
-                _("The computer player has been removed."))
+    return act_and_report(request, tournament, lambda: computer_entrants.remove_computer(entry.pk, request.user),
+                          _("The computer player has been removed."))
 
 
 @login_required
 @require_POST
 def restart_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return _act(request, tournament,
-                lambda: actions.restart_round(tournament.pk, request.user, number, request.POST.get("reason", "")),
-                _("Round %(n)s has been paired again.") % {"n": number})
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament,
+                          lambda: actions.restart_round(tournament.pk, request.user, number, reason),
+                          _("Round %(n)s has been paired again.") % {"n": number})
 
 
 @login_required
@@ -235,6 +240,7 @@ def adjudicate(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     table = get_object_or_404(Table, round__tournament=tournament, pk=table_id)
     places = [int(p) if p.strip().isdigit() else 0 for p in request.POST.getlist("place")]
-    return _act(request, tournament,
-                lambda: actions.adjudicate_table(table.pk, request.user, request.POST.get("reason", ""), places),
-                _("The game has been adjudicated."))
+    reason = request.POST.get("reason", "")
+    return act_and_report(request, tournament,
+                          lambda: actions.adjudicate_table(table.pk, request.user, reason, places),
+                          _("The game has been adjudicated."))

@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from gameplay import clocks
-from gameplay.engine import ENGINES, get_engine
+from gameplay.engine import ENGINES, Engine, get_engine
 from gameplay.i18n import engine_message_text
 from gameplay.models import Game, Seat, new_invite_code
 from gameplay.services import clocks as seat_clocks
@@ -31,6 +31,26 @@ def players_refusal(engine) -> str:
         return ngettext("This game is for exactly %(n)s player.", "This game is for exactly %(n)s players.",
                         engine.min_players) % {"n": engine.min_players}
     return _("This game is for %(a)s to %(b)s players.") % {"a": engine.min_players, "b": engine.max_players}
+
+
+def checked_competition_game(name: str, engine_slug: str, players: int, options: dict | None, *,
+                             unnamed: str) -> tuple[str, Engine, dict]:
+    """A league's or a tournament's name, game and game options as it is created: the name stripped
+    (`unnamed` says to give one), the options validated and completed by the game's engine for that many
+    players; each refused with code "bad_request" (what is asked of an organizer's settings, not the
+    game's rules refusing a table). Returns (name, engine, options); each app checks its table sizes."""
+    name = (name or "").strip()
+    if not name:
+        raise GameError(unnamed, code="bad_request")
+    if engine_slug not in ENGINES:
+        raise GameError(_("Unknown game."), code="bad_request")
+    engine = get_engine(engine_slug)
+    try:
+        options = engine.validate_options(options or {})
+        engine.check_options_for_players(options, players)
+    except ValueError as exc:
+        raise GameError(engine_message_text(exc), code="bad_request") from None
+    return name, engine, options
 
 
 def _is_seconds(value, low: int, high: int) -> bool:

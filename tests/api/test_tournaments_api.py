@@ -81,3 +81,27 @@ def test_the_detail_says_a_cups_games_per_match_and_groups_and_each_tables_game_
     detail = api_for(many[1]).get(f"/api/v1/tournaments/{cup.slug}").json()
     assert (detail["games_per_match"], detail["group_size"], detail["group_advance"]) == (2, 0, 1)
     assert [t["match_game"] for t in detail["round_list"][0]["tables"]] == [1, 2]
+
+
+def test_the_detail_gives_each_groups_standings_of_a_cup_with_groups(many):
+    cup = entered(tournament_of(many[0], name="Durak groups", format="knockout", group_size=3, group_advance=1),
+                  many[1:6])  # groups of 3 and 2
+    client = api_for(many[1])
+    assert client.get(f"/api/v1/tournaments/{cup.slug}").json()["groups"] == []  # not formed before the start
+    start(cup.pk, many[0])
+    play_round(cup, 1, loser_seat=1)
+    detail = client.get(f"/api/v1/tournaments/{cup.slug}").json()
+    members = {e.pk: e.group for e in Entry.objects.filter(tournament=cup)}
+    assert [g["number"] for g in detail["groups"]] == [1, 2]
+    for group in detail["groups"]:
+        assert {r["entry"] for r in group["rows"]} == {pk for pk, g in members.items() if g == group["number"]}
+        assert (group["rows"][0]["rank"], group["rows"][0]["points"], group["rows"][0]["played"]) == (1, 1, 1)
+        assert set(group["rows"][0]["tiebreaks"]) == set(detail["tiebreaks"])
+    pair = detail["groups"][1]["rows"]
+    assert [(r["rank"], r["points"], r["played"]) for r in pair] == [(1, 1, 1), (2, 0, 1)]
+
+
+def test_a_tournament_without_groups_has_an_empty_group_list(many):
+    swiss = entered(tournament_of(many[0], name="Durak open"), many[1:3])
+    start(swiss.pk, many[0])
+    assert api_for(many[1]).get(f"/api/v1/tournaments/{swiss.slug}").json()["groups"] == []

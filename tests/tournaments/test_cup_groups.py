@@ -3,13 +3,18 @@ every pair of a group meeting once, group standings, the cup seeded by the
 group results (tournaments/groups.py and its worked example), the page, and
 bad settings refused."""
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
 from gameplay import services as game_services
 from gameplay.models import Game
 from gameplay.services.base import GameError
-from tests.tournaments.conftest import committed, entered, round_tables, start, tournament_of
+from tests.tournaments.conftest import committed, entered, play_round, round_tables, start, tournament_of
 from tournaments import groups, services
 from tournaments.models import Entry, Tournament
 
@@ -139,3 +144,52 @@ def test_the_form_refuses_as_many_going_on_as_a_group_holds_with_a_clear_error(c
         "round_days": 3, "next_round": "finished", "forfeits_to_withdraw": 2, "group_size": 4, "group_advance": 4})
     assert response.status_code == 400 and "From a group of 4, 1 to 3 players go on." in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_groups_refresh_live_on_the_page_like_the_standings_while_the_cup_runs(people, client):
+    cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT, group_size=3, group_advance=1),
+                  people[1:6])  # groups of 3 and 2
+    start(cup.pk, people[0])
+    part_url = reverse("tournament_groups_part", args=[cup.slug])
+    page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
+    groups_box = page[page.index('id="live-tournament-groups"'):page.index("</section>", page.index('id="groups"'))]
+    assert f'data-refresh="{part_url}"' in groups_box and "Group 2" in groups_box
+    assert 'class="live-tournament-part"' in groups_box
+    (pair,) = [t for t in round_tables(cup, 1) if Entry.objects.get(pk=t.seats[0]).group == 2]
+    winner = str(Entry.objects.get(pk=pair.seats[0]))
+    before = client.get(part_url).content.decode()
+    assert "<html" not in before and "Group 1" in before and f"<td>{winner}</td>\n      <td>0</td>" in before
+    play_round(cup, 1, loser_seat=1)
+    after = client.get(part_url).content.decode()
+    group_two = after[after.index("Group 2"):]
+    assert f"<td>{winner}</td>\n      <td>1</td>" in group_two  # the game's winner has its point
+
+
+@pytest.mark.django_db
+def test_a_cup_without_groups_has_no_live_groups_and_its_groups_part_is_empty(people, client):
+    cup = entered(tournament_of(people[0], format=Tournament.Format.KNOCKOUT), people[1:3])
+    page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
+    assert "live-tournament-groups" not in page
+    assert "<table" not in client.get(reverse("tournament_groups_part", args=[cup.slug])).content.decode()
+
+
+LIVE_SCRIPT_RUN = """
+const boxes = [{dataset: {refresh: "/t/cup/standings/?page=1"}, innerHTML: "old"},
+               {dataset: {refresh: "/t/cup/groups/"}, innerHTML: "old"}];
+let tick = null;
+global.window = {fetch: true};
+global.document = {visibilityState: "visible", querySelectorAll: () => boxes, addEventListener() {}};
+global.setInterval = (f) => { tick = f; };
+global.fetch = async (url) => ({ok: true, text: async () => "new " + url});
+require(process.argv[1]);
+tick();
+setTimeout(() => console.log(JSON.stringify(boxes.map((b) => b.innerHTML))), 0);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the page's script")
+def test_the_pages_script_refreshes_every_live_part_the_standings_and_the_groups():
+    script = Path(__file__).resolve().parents[2] / "static" / "js" / "tournament-live.js"
+    out = subprocess.run(["node", "-e", LIVE_SCRIPT_RUN, str(script)], capture_output=True, text=True, timeout=30)
+    assert json.loads(out.stdout) == ["new /t/cup/standings/?page=1", "new /t/cup/groups/"]
