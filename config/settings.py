@@ -202,6 +202,17 @@ AUTHENTICATION_BACKENDS = [
     # Still named by the sessions made before allauth came (a session keeps its backend's path).
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The first hashes new passwords; the others still check older hashes. Django's
+# list by default; an operator may put argon2 or scrypt first. The browser tests'
+# servers name a fast one: their hundreds of logins would otherwise spend minutes
+# of CPU on PBKDF2.
+PASSWORD_HASHERS = env.list("PASSWORD_HASHERS", default=[
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+])
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -14,8 +14,9 @@ that is missing the tests are skipped, or fail when CI=true.
 """
 
 import json
-import re
 import os
+import re
+import select
 import shutil
 import signal
 import socket
@@ -59,6 +60,7 @@ class LiveServer:
     env: dict
     log_path: Path
     proc: subprocess.Popen = field(repr=False)
+    runner: subprocess.Popen | None = field(default=None, repr=False)
 
     def log_tail(self, chars: int = 4000) -> str:
         try:
@@ -67,14 +69,46 @@ class LiveServer:
             return ""
 
     def run_scenario(self, name: str, *args: str) -> dict:
-        """Run `tests/browser/scenario.py NAME ARGS` against the server's database; its JSON output."""
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.browser.scenario", name, *args],
-            cwd=BASE_DIR, env=self.env, capture_output=True, text=True, timeout=SETUP_SECONDS,
-        )
-        if done.returncode != 0:
-            raise AssertionError(f"scenario {name} failed:\n{done.stdout}\n{done.stderr}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        """Scenario `name` of tests/browser/scenario.py against the server's database; its JSON output."""
+        return self.run_scenario_of("tests.browser.scenario", name, *args)
+
+    def run_scenario_of(self, module: str, name: str, *args: str, timeout: float = SETUP_SECONDS) -> dict:
+        """`python -m MODULE NAME ARGS...` against the server's database, run by the scenario runner
+        (tests/browser/scenario_runner.py, started at the first call); the JSON line it printed."""
+        runner = self._scenario_runner()
+        runner.stdin.write(json.dumps({"module": module, "argv": [name, *args]}) + "\n")
+        runner.stdin.flush()
+        if not select.select([runner.stdout], [], [], timeout)[0]:
+            self.stop_scenario_runner()
+            raise AssertionError(f"scenario {name} did not finish within {timeout}s")
+        line = runner.stdout.readline()
+        if not line:
+            self.stop_scenario_runner()
+            raise AssertionError(f"the scenario runner died in scenario {name}:\n{self._runner_log()}")
+        answer = json.loads(line)
+        if not answer["ok"]:
+            raise AssertionError(f"scenario {name} failed:\n{answer['error']}")
+        return json.loads(answer["output"].strip().splitlines()[-1])
+
+    def _scenario_runner(self) -> subprocess.Popen:
+        if self.runner is None or self.runner.poll() is not None:
+            with open(self.log_path.parent / "scenarios.log", "ab") as log:
+                self.runner = subprocess.Popen(
+                    [sys.executable, "-m", "tests.browser.scenario_runner"], cwd=BASE_DIR, env=self.env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
+        return self.runner
+
+    def _runner_log(self) -> str:
+        try:
+            return (self.log_path.parent / "scenarios.log").read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def stop_scenario_runner(self) -> None:
+        if self.runner is not None and self.runner.poll() is None:
+            self.runner.kill()
+            self.runner.wait(timeout=10)
+        self.runner = None
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +136,8 @@ def server_env(workdir: Path) -> dict:
         "BOT_MOVE_DELAY": "0",
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "LOG_LEVEL": "WARNING",
+        # A fast hasher: each login and each scenario's player would spend ~0.25 s of CPU on PBKDF2.
+        "PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
         "PYTHONUNBUFFERED": "1",
         # Web push off (set, so var/vapid.env of a developer's `make run` is not read) unless a test module sets keys.
         "VAPID_PUBLIC_KEY": os.environ.get("VAPID_PUBLIC_KEY", ""),
@@ -148,6 +184,7 @@ def live_site(tmp_path_factory, chromium_executable):
         _wait_until_serving(url, proc, log_path)
         yield server
     finally:
+        server.stop_scenario_runner()
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:

@@ -10,8 +10,6 @@ a block in a live chat between two browsers."""
 import io
 import json
 import re
-import subprocess
-import sys
 import time
 import zipfile
 
@@ -19,7 +17,7 @@ import pytest
 from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page, sign_up
+from tests.browser.conftest import log_in, new_page, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +26,7 @@ PASSKEY_REFUSED = "Your passkey's answer was refused"
 
 
 def scenario(live_site, name: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "tests.browser.account_scenario", name, *args], cwd=BASE_DIR,
-                          env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of("tests.browser.account_scenario", name, *args)
 
 
 def totp(secret: str, ahead: int = 0) -> str:

@@ -4,15 +4,12 @@ a challenge accepted in a second browser starts the table; private notes
 stay with their writer; the header counts the challenges waiting for an
 answer, live; every new page fits a phone (390×844), header and all."""
 
-import json
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page
+from tests.browser.conftest import log_in, new_page
 from tests.browser.test_phone_layout import assert_header_on_one_line
 
 pytestmark = pytest.mark.browser
@@ -23,10 +20,7 @@ SCREENSHOTS = "/tmp/correspondence-{}.png"
 
 
 def scenario(live_site, name: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "tests.browser.correspondence_scenario", name, *args],
-                          cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS)
-    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of("tests.browser.correspondence_scenario", name, *args)
 
 
 def player_page(browser, live_site, username: str, url: str, **options):

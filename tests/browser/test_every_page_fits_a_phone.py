@@ -10,14 +10,11 @@ with the whole name at hand, and the finished games say what each number
 is; on the Joker table every seat's name is whole; on the Joker sheet the
 viewer's own column stays in view."""
 
-import json
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, log_in_to_the_admin, new_page
+from tests.browser.conftest import SETUP_SECONDS, log_in, log_in_to_the_admin, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -57,10 +54,8 @@ HEADER_JS = """() => { const nav = document.querySelector('.site-header nav');
 
 @pytest.fixture(scope="module")
 def site(live_site) -> dict:
-    done = subprocess.run([sys.executable, "-m", "tests.browser.phone_walk_scenario", "every_page", PASSWORD],
-                          cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS * 2)
-    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of("tests.browser.phone_walk_scenario", "every_page", PASSWORD,
+                                     timeout=SETUP_SECONDS * 2)
 
 
 def phone(browser, live_site):

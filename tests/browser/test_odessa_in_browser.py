@@ -3,16 +3,13 @@ from the lobby with options of their own (the deal schedule following them on th
 and plays by clicking, leads the joker with a demand, bids blind with the cards face down, and
 watches the score sheet fill in without a reload."""
 
-import json
 import re
-import subprocess
-import sys
 import time
 
 import pytest
 
 from tests.browser.conftest import (
-    BASE_DIR, SETUP_SECONDS, deal_number, log_in, sign_up, table_version, wait_for_sheet_of_current_version,
+    deal_number, log_in, sign_up, table_version, wait_for_sheet_of_current_version,
     wait_for_version_above,
 )
 
@@ -38,10 +35,7 @@ NEXT_STEP_JS = """(untilDeal) => {
 
 
 def run_odessa_scenario(live_site, name: str, username: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "tests.browser.odessa_scenario", name, username, PASSWORD],
-                          cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS)
-    assert done.returncode == 0, f"scenario {name} failed:\n{done.stdout}\n{done.stderr}"
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of("tests.browser.odessa_scenario", name, username, PASSWORD)
 
 
 def test_create_a_table_with_chosen_options_and_play_the_first_deals(page, live_site):

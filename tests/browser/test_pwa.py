@@ -17,13 +17,11 @@ import json
 import os
 import re
 import struct
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BASE_DIR, SETUP_SECONDS, log_in, new_page
+from tests.browser.conftest import log_in, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,10 +52,7 @@ def games(live_site) -> dict:
 
 
 def pwa_scenario(live_site, name: str, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "tests.browser.pwa_scenario", name, *args],
-                          cwd=BASE_DIR, env=live_site.env, capture_output=True, text=True, timeout=SETUP_SECONDS)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of("tests.browser.pwa_scenario", name, *args)
 
 
 @pytest.fixture(scope="module")

@@ -95,15 +95,7 @@ SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline
 
 def run(live_site, name: str, *args: str) -> dict:
     """This module's scenario `name` against the live server's database (see conftest.LiveServer)."""
-    import subprocess
-
-    from tests.browser.conftest import BASE_DIR, SETUP_SECONDS
-
-    done = subprocess.run([sys.executable, "-m", __name__, name, *args], cwd=BASE_DIR, env=live_site.env,
-                          capture_output=True, text=True, timeout=SETUP_SECONDS)
-    if done.returncode != 0:
-        raise AssertionError(f"scenario {name} failed:\n{done.stdout}\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return live_site.run_scenario_of(__name__, name, *args)
 
 
 def main(argv: list[str]) -> None:

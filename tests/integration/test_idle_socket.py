@@ -7,7 +7,7 @@ longer than that block (redis-py 8's 5 s default), the wait would time out
 on a healthy connection, the consumer would die with TimeoutError
 (channels_redis #422) and the page would reconnect every few seconds;
 config/channel_layer.py gives the connections a longer timeout. Here the
-socket stays idle for 30 s (several blocks), then must still be the same
+socket stays idle for 16 s (three blocks), then must still be the same
 open connection, answer a ping and receive another player's move, with
 nothing wrong in daphne's log.
 """
@@ -24,7 +24,7 @@ from tests.integration.conftest import game_socket, migrated_stack, receive, red
 
 pytestmark = pytest.mark.slow
 
-IDLE_SECONDS = 30
+IDLE_SECONDS = 16  # three of the consumer's 5 s blocks
 IDLE_REDIS_DB = 7  # a Redis database of the module's own, emptied first
 DAY = 24 * 3600
 TROUBLE = re.compile(r"traceback|error|exception|timeout", re.IGNORECASE)
