@@ -14,11 +14,10 @@ Prints one JSON line. Fixed seeds, so the same on every run.
   of one rank and the player, defending, can beat both.
 """
 
-import json
-import os
 import sys
 
 from tests.browser.scenario import _player, _table_with_bots
+from tests.browser.scenario_runner import main, run_scenario
 
 MAX_SEEDS = 80
 
@@ -142,29 +141,9 @@ SCENARIOS = {"durak_forced_take": durak_forced_take, "durak_two_to_beat": durak_
 
 
 def run(live_site, name: str, *args: str) -> dict:
-    """This module's scenario `name` against the live server's database (see conftest.LiveServer)."""
-    import subprocess
-
-    from tests.browser.conftest import BASE_DIR, SETUP_SECONDS
-
-    done = subprocess.run([sys.executable, "-m", __name__, name, *args], cwd=BASE_DIR, env=live_site.env,
-                          capture_output=True, text=True, timeout=SETUP_SECONDS)
-    if done.returncode != 0:
-        raise AssertionError(f"scenario {name} failed:\n{done.stdout}\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def main(argv: list[str]) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.utils import translation
-
-    name, *args = argv
-    with translation.override("en"):
-        print(json.dumps(SCENARIOS[name](*args)))
+    """This module's scenario `name` against the live server's database."""
+    return run_scenario(__name__, live_site, name, *args)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(SCENARIOS, sys.argv[1:])

@@ -11,16 +11,15 @@ Prints one JSON line.
   (`tournaments.tasks.sweep_rounds`): every clock still running in the round runs out (forfeits), the
   round ends and its task, queued after the commit (Celery eager here), starts the next one or ends the
   tournament. Returns the rounds and the status after it.
-- ``cup SLUG NAME...``: a knockout cup of two-player Durak of these players, organised by the first,
-  started.
-- ``resign SLUG NAME``: the player resigns his game in play in the tournament.
+- ``open_cup NAME...``: a knockout cup of two-player Durak ("Kitchen Cup", slug kitchen-cup), organised by
+  the first player, open for entry, entered by these players in their order.
+- ``resign SLUG NAME...``: each player resigns their game in play in the tournament, in turn.
 """
 
-import json
-import os
 import sys
 
 from tests.browser.scenario import _player
+from tests.browser.scenario_runner import main, run_scenario
 
 
 def players(password: str, *names: str) -> dict:
@@ -64,59 +63,41 @@ def deadline_passes(slug: str) -> dict:
     return {"changed": changed, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
-def cup(slug: str, *names: str) -> dict:
+def open_cup(*names: str) -> dict:
     from tournaments import services
 
     people = [_user(name) for name in names]
-    tournament = services.create_tournament(people[0], name=slug.replace("-", " ").title(), engine="durak",
-                                            players=2, format="knockout")
+    tournament = services.create_tournament(people[0], name="Kitchen Cup", engine="durak", players=2,
+                                            format="knockout")
     for user in people:
         services.join(tournament.pk, user)
-    services.start(tournament.pk, people[0])
-    tournament.refresh_from_db()
-    return {"slug": tournament.slug, "rounds": tournament.rounds}
+    return {"slug": tournament.slug}
 
 
-def resign(slug: str, name: str) -> dict:
+def resign(slug: str, *names: str) -> dict:
     from gameplay import services as game_services
     from gameplay.models import Game
     from tournaments.models import Table
 
-    user = _user(name)
-    table = Table.objects.filter(round__tournament__slug=slug, game__status=Game.Status.ACTIVE,
-                                 game__seats__user=user).first()
-    game_services.resign(table.game_id, user)
-    return {"game": table.game_id}
+    games = []
+    for name in names:
+        user = _user(name)
+        table = Table.objects.get(round__tournament__slug=slug, game__status=Game.Status.ACTIVE,
+                                  game__seats__user=user)
+        game_services.resign(table.game_id, user)
+        games.append(table.game_id)
+    tournament = _tournament(slug)
+    return {"games": games, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
-SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "cup": cup,
+SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "open_cup": open_cup,
              "resign": resign}
 
 
 def run(live_site, name: str, *args: str) -> dict:
-    """This module's scenario `name` against the live server's database (see conftest.LiveServer)."""
-    import subprocess
-
-    from tests.browser.conftest import BASE_DIR, SETUP_SECONDS
-
-    done = subprocess.run([sys.executable, "-m", __name__, name, *args], cwd=BASE_DIR, env=live_site.env,
-                          capture_output=True, text=True, timeout=SETUP_SECONDS)
-    if done.returncode != 0:
-        raise AssertionError(f"scenario {name} failed:\n{done.stdout}\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def main(argv: list[str]) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.utils import translation
-
-    name, *args = argv
-    with translation.override("en"):
-        print(json.dumps(SCENARIOS[name](*args)))
+    """This module's scenario `name` against the live server's database."""
+    return run_scenario(__name__, live_site, name, *args)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(SCENARIOS, sys.argv[1:])
