@@ -9,9 +9,10 @@ is over, and the next starts by itself, to the final standings, the cross-table 
 ratings on the leaderboard.
 
 A Durak knockout cup of six accounts and two computer players the organizer adds on the cup's page:
-the computers' table is played out by the computer players (the Celery task a worker runs, eager in
-the test's server) and rates the levels against each other; a player forfeits to a computer on time;
-the cup runs to its winner, its standings and the people's ratings."""
+a player forfeits to a computer on time, which ends round 1 by its deadline; the people resign the
+rest, so the computers meet in the final, played to its end by themselves (the Celery task a worker
+runs, eager in the test's server); the cup's winner, its standings, the people's ratings (their
+games against each other only) and the levels' ratings in the computers' pool."""
 
 import re
 
@@ -126,52 +127,51 @@ def test_a_durak_cup_with_computer_players_runs_to_its_winner(page, live_site):
 
     failed = watch_for_server_errors(page)
     run(live_site, "players", PASSWORD, "anna", "ivan", "petr", "lena", "oleg", "nina")
-    slug = run(live_site, "open_cup", "anna", "ivan", "petr")["slug"]
+    slug = run(live_site, "open_cup", "anna", "ivan", "petr", "lena", "oleg", "nina")["slug"]
     log_in(page, "anna", PASSWORD, f"/tournaments/{slug}/")  # the organizer
     for level in ("1", "2"):
         page.locator(".tournament-computers select[name=level]").select_option(level)
         page.get_by_role("button", name="Add a computer player").click()
         expect(page.locator("ul.messages")).to_contain_text("The computer player has entered.")
     expect(page.locator(".tournament-computers")).to_contain_text("Computer, level 2")
-    run(live_site, "entries", slug, "lena", "oleg", "nina")
-    # Seeded by rating, then by entry: Anna 1, Ivan 2, Petr 3, the computers 4 and 5, Lena 6, Oleg 7, Nina 8.
+    # Seeded by rating (all new), then by entry: the six people 1 to 6, the computers 7 and 8.
     page.get_by_role("button", name="Start the tournament").click()
     expect(page.locator("ul.messages")).to_contain_text("The tournament has started.")
-    expect(page.locator("#round-1 ol.pairings li")).to_have_count(4)
-    expect(page.locator("#round-1 ol.pairings")).to_contain_text("Computer, level 1 – Computer, level 2")
-    # The computers' table is played to its end by the computer players themselves.
-    expect(page.locator("#round-1 ol.pairings li", has_text="Computer, level 1")
-           .get_by_role("link", name="the record")).to_have_count(1)
+    first = page.locator("#round-1 ol.pairings")
+    expect(first.locator("li")).to_have_count(4)
+    expect(first).to_contain_text("Anna – Computer, level 2")
+    expect(first).to_contain_text("Ivan – Computer, level 1")
 
-    assert run(live_site, "resign", slug, "nina", "oleg", "lena")["rounds"] == 2
+    # Three games resigned; Ivan lets his clock run out against the computer: the deadline ends the round.
+    assert run(live_site, "resign", slug, "anna", "nina", "oleg")["rounds"] == 1
+    assert run(live_site, "deadline_passes", slug) == {"changed": 1, "rounds": 2, "status": "running"}
     page.reload()
     rows = standings(page)
     assert len(rows) == 8
-    assert rows["Lena"]["Went out in round"] == rows["Oleg"]["Went out in round"] == "1"
-    computer_on = next(name for name, row in rows.items()
-                       if name.startswith("Computer") and row["Went out in round"] == "–")
-    expect(page.locator("#round-2 ol.pairings")).to_contain_text(f"Anna – {computer_on}")
-    expect(page.locator("#round-2 ol.pairings")).to_contain_text("Ivan – Petr")
+    assert {name for name, row in rows.items() if row["Went out in round"] == "1"} == {"Anna", "Ivan", "Nina", "Oleg"}
+    second = page.locator("#round-2 ol.pairings")
+    expect(second).to_contain_text("Petr – Computer, level 2")
+    expect(second).to_contain_text("Lena – Computer, level 1")
+    page.get_by_role("link", name="Round 1", exact=True).click()
+    expect(page.locator("ol.pairings li", has_text="Ivan")).to_contain_text("forfeit")
 
-    # Petr resigns; Anna lets her clock run out against the computer: the deadline ends the round.
-    run(live_site, "resign", slug, "petr")
-    assert run(live_site, "deadline_passes", slug) == {"changed": 1, "rounds": 3, "status": "running"}
-    page.reload()
-    expect(page.locator("#round-2 ol.pairings li", has_text="Anna")).to_contain_text("forfeit")
-    expect(page.locator("#round-3 ol.pairings")).to_contain_text(f"Ivan – {computer_on}")
-
-    assert run(live_site, "resign", slug, "ivan")["status"] == "finished"
-    page.reload()
+    # The people resign: the final is the computers', played to its end by them as it starts.
+    done = run(live_site, "resign", slug, "petr", "lena")
+    assert (done["rounds"], done["status"]) == (3, "finished")
+    page.goto(f"/tournaments/{slug}/")
     expect(page.locator("p.muted").first).to_contain_text("finished")
+    final_table = page.locator("#round-3 ol.pairings li")
+    expect(final_table).to_contain_text("Computer, level 1 – Computer, level 2")
+    expect(final_table.get_by_role("link", name="the record")).to_have_count(1)
     final = standings(page)
-    assert final[computer_on]["#"] == "1"
-    assert final["Ivan"]["#"] == "2" and final["Ivan"]["Went out in round"] == "3"
-    assert final["Anna"]["Went out in round"] == final["Petr"]["Went out in round"] == "2"
+    winner = next(name for name, row in final.items() if row["#"] == "1")
+    assert winner.startswith("Computer, level") and final[winner]["Went out in round"] == "–"
+    assert final["Petr"]["Went out in round"] == final["Lena"]["Went out in round"] == "2"
 
-    # Rated: the people's games among themselves; a table of a person and a computer is not.
-    assert rated_games(page, "durak") == {"Anna": 1, "Ivan": 2, "Petr": 2, "Lena": 1, "Oleg": 1, "Nina": 1}
-    page.goto("/ratings/computers/")
+    # Rated: the people's games among themselves; a person's game against a computer is not.
+    assert rated_games(page, "durak") == {"Petr": 1, "Lena": 1, "Oleg": 1, "Nina": 1}
+    page.goto("/ratings/computers/")  # the computers' final rates the levels against each other
     levels = page.locator("#levels-durak tbody tr")
     for level in ("Computer, level 1", "Computer, level 2"):
-        expect(levels.filter(has_text=level).locator("td").nth(3)).to_have_text("1")  # the cup's one table
+        expect(levels.filter(has_text=level).locator("td").nth(3)).to_have_text("1")
     assert not failed

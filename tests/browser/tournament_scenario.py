@@ -14,6 +14,9 @@ Prints one JSON line.
 - ``open_cup NAME...``: a knockout cup of two-player Durak ("Kitchen Cup", slug kitchen-cup), organised by
   the first player, open for entry, entered by these players in their order.
 - ``resign SLUG NAME...``: each player resigns their game in play in the tournament, in turn.
+- ``play_out SLUG NAME``: the player plays their game in play in the tournament to its end, making
+  their first legal move each time; the computer players at the table answer at once (their Celery
+  task, eager here). Returns the player's place.
 """
 
 import sys
@@ -74,24 +77,50 @@ def open_cup(*names: str) -> dict:
     return {"slug": tournament.slug}
 
 
+def _game_in_play(slug: str, user):
+    from gameplay.models import Game
+
+    return Game.objects.get(tournament_table__round__tournament__slug=slug, status=Game.Status.ACTIVE,
+                            seats__user=user)
+
+
 def resign(slug: str, *names: str) -> dict:
     from gameplay import services as game_services
-    from gameplay.models import Game
-    from tournaments.models import Table
 
     games = []
     for name in names:
         user = _user(name)
-        table = Table.objects.get(round__tournament__slug=slug, game__status=Game.Status.ACTIVE,
-                                  game__seats__user=user)
-        game_services.resign(table.game_id, user)
-        games.append(table.game_id)
+        game = _game_in_play(slug, user)
+        game_services.resign(game.pk, user)
+        games.append(game.pk)
     tournament = _tournament(slug)
     return {"games": games, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
+MAX_MOVES = 300
+
+
+def play_out(slug: str, name: str) -> dict:
+    from gameplay import services as game_services
+    from gameplay.broadcast import game_payload
+    from gameplay.models import Game
+
+    user = _user(name)
+    game = _game_in_play(slug, user)
+    seat = game.seats.get(user=user)
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(pk=game.pk)
+        legal = game_payload(game, seat.position)["legal"] if game.status == Game.Status.ACTIVE else []
+        if not legal:
+            break
+        game_services.submit_move(game.pk, user, legal[0], game.version)
+    if game.status != Game.Status.FINISHED:
+        raise AssertionError(f"game {game.pk} is {game.status} at version {game.version}: nobody moved")
+    return {"game": game.pk, "moves": game.version, "place": game.seats.get(user=user).place}
+
+
 SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "open_cup": open_cup,
-             "resign": resign}
+             "resign": resign, "play_out": play_out}
 
 
 def run(live_site, name: str, *args: str) -> dict:
