@@ -126,8 +126,7 @@ def test_a_durak_cup_with_computer_players_runs_to_its_winner(page, live_site):
     from playwright.sync_api import expect
 
     failed = watch_for_server_errors(page)
-    run(live_site, "players", PASSWORD, "anna", "ivan", "petr", "lena", "oleg", "nina")
-    slug = run(live_site, "open_cup", "anna", "ivan", "petr", "lena", "oleg", "nina")["slug"]
+    slug = run(live_site, "open_cup", PASSWORD, "anna", "ivan", "petr", "lena", "oleg", "nina")["slug"]
     log_in(page, "anna", PASSWORD, f"/tournaments/{slug}/")  # the organizer
     for level in ("1", "2"):
         page.locator(".tournament-computers select[name=level]").select_option(level)

@@ -11,12 +11,9 @@ Prints one JSON line.
   (`tournaments.tasks.sweep_rounds`): every clock still running in the round runs out (forfeits), the
   round ends and its task, queued after the commit (Celery eager here), starts the next one or ends the
   tournament. Returns the rounds and the status after it.
-- ``open_cup NAME...``: a knockout cup of two-player Durak ("Kitchen Cup", slug kitchen-cup), organised by
-  the first player, open for entry, entered by these players in their order.
+- ``open_cup PASSWORD NAME...``: these players (as ``players``) and a knockout cup of two-player Durak
+  ("Kitchen Cup", slug kitchen-cup) organised by the first, open for entry, entered by them in their order.
 - ``resign SLUG NAME...``: each player resigns their game in play in the tournament, in turn.
-- ``play_out SLUG NAME``: the player plays their game in play in the tournament to its end, making
-  their first legal move each time; the computer players at the table answer at once (their Celery
-  task, eager here). Returns the player's place.
 """
 
 import sys
@@ -26,7 +23,17 @@ from tests.browser.scenario_runner import main, run_scenario
 
 
 def players(password: str, *names: str) -> dict:
-    return {"names": [_player(name, password, display_name=name.capitalize()).name for name in names]}
+    return {"names": [user.name for user in _players(password, names)]}
+
+
+def _players(password: str, names) -> list:
+    """The players, their password hashed once for all (a hash takes a good part of a second)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    people = [_player(name, None, display_name=name.capitalize()) for name in names]
+    get_user_model().objects.filter(pk__in=[user.pk for user in people]).update(password=make_password(password))
+    return people
 
 
 def _user(name: str):
@@ -66,10 +73,10 @@ def deadline_passes(slug: str) -> dict:
     return {"changed": changed, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
-def open_cup(*names: str) -> dict:
+def open_cup(password: str, *names: str) -> dict:
     from tournaments import services
 
-    people = [_user(name) for name in names]
+    people = _players(password, names)
     tournament = services.create_tournament(people[0], name="Kitchen Cup", engine="durak", players=2,
                                             format="knockout")
     for user in people:
@@ -97,30 +104,8 @@ def resign(slug: str, *names: str) -> dict:
     return {"games": games, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
-MAX_MOVES = 300
-
-
-def play_out(slug: str, name: str) -> dict:
-    from gameplay import services as game_services
-    from gameplay.broadcast import game_payload
-    from gameplay.models import Game
-
-    user = _user(name)
-    game = _game_in_play(slug, user)
-    seat = game.seats.get(user=user)
-    for _ in range(MAX_MOVES):
-        game = Game.objects.get(pk=game.pk)
-        legal = game_payload(game, seat.position)["legal"] if game.status == Game.Status.ACTIVE else []
-        if not legal:
-            break
-        game_services.submit_move(game.pk, user, legal[0], game.version)
-    if game.status != Game.Status.FINISHED:
-        raise AssertionError(f"game {game.pk} is {game.status} at version {game.version}: nobody moved")
-    return {"game": game.pk, "moves": game.version, "place": game.seats.get(user=user).place}
-
-
 SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "open_cup": open_cup,
-             "resign": resign, "play_out": play_out}
+             "resign": resign}
 
 
 def run(live_site, name: str, *args: str) -> dict:
