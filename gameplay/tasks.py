@@ -17,6 +17,8 @@ queued task is delivered again); beat's sweep finds everything else.
 """
 
 import logging
+import threading
+from collections import deque
 from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
@@ -127,10 +129,39 @@ def play_bot(game_id: int, version: int) -> None:
 
 
 def queue_bot_move(game_id: int, version: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        _play_in_turn(game_id, version)
+        return
+    _queue_bot_move(game_id, version)
+
+
+def _queue_bot_move(game_id: int, version: int) -> None:
     try:
         play_bot.apply_async((game_id, version), countdown=settings.BOT_MOVE_DELAY)
     except Exception:  # the broker is down: the move is safe in the database, the sweep retries
         log.exception("could not queue the computer's move for game %s", game_id)
+
+
+# The computers' moves an eager Celery (the tests, a development site without Redis) has still to play
+# on this thread; None while none is being played.
+_eager_moves = threading.local()
+
+
+def _play_in_turn(game_id: int, version: int) -> None:
+    """Eager Celery runs a task in place: a computer's move queued by another computer's move (in its
+    follow-up) waits until that move's work is done and is played next, as a worker takes its queue,
+    instead of inside it. So a table of computers plays to its end without the stack growing with
+    every move (a whole game of them used to exceed Python's recursion limit in a request)."""
+    waiting = getattr(_eager_moves, "waiting", None)
+    if waiting is not None:
+        waiting.append((game_id, version))
+        return
+    _eager_moves.waiting = waiting = deque([(game_id, version)])
+    try:
+        while waiting:
+            _queue_bot_move(*waiting.popleft())
+    finally:
+        _eager_moves.waiting = None
 
 
 @shared_task(ignore_result=True)

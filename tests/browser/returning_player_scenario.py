@@ -14,11 +14,10 @@ Prints one JSON line. Fixed seeds, so the same on every run.
   of one rank and the player, defending, can beat both.
 """
 
-import json
-import os
 import sys
 
 from tests.browser.scenario import _player, _table_with_bots
+from tests.browser.scenario_command import run_command, run_scenario
 
 MAX_SEEDS = 80
 
@@ -142,20 +141,12 @@ SCENARIOS = {"durak_forced_take": durak_forced_take, "durak_two_to_beat": durak_
 
 
 def run(live_site, name: str, *args: str) -> dict:
-    """This module's scenario `name` against the live server's database (see conftest.LiveServer)."""
-    return live_site.run_scenario_of(__name__, name, *args)
+    """This module's scenario `name` against the live server's database."""
+    return run_scenario(__name__, live_site, name, *args)
 
 
 def main(argv: list[str]) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.utils import translation
-
-    name, *args = argv
-    with translation.override("en"):
-        print(json.dumps(SCENARIOS[name](*args)))
+    run_command(SCENARIOS, argv)
 
 
 if __name__ == "__main__":

@@ -11,20 +11,29 @@ Prints one JSON line.
   (`tournaments.tasks.sweep_rounds`): every clock still running in the round runs out (forfeits), the
   round ends and its task, queued after the commit (Celery eager here), starts the next one or ends the
   tournament. Returns the rounds and the status after it.
-- ``cup SLUG NAME...``: a knockout cup of two-player Durak of these players, organised by the first,
-  started.
-- ``resign SLUG NAME``: the player resigns his game in play in the tournament.
+- ``open_cup PASSWORD NAME...``: these players (as ``players``) and a knockout cup of two-player Durak
+  ("Kitchen Cup", slug kitchen-cup) organised by the first, open for entry, entered by them in their order.
+- ``resign SLUG NAME...``: each player resigns their game in play in the tournament, in turn.
 """
 
-import json
-import os
 import sys
 
 from tests.browser.scenario import _player
+from tests.browser.scenario_command import run_command, run_scenario
 
 
 def players(password: str, *names: str) -> dict:
-    return {"names": [_player(name, password, display_name=name.capitalize()).name for name in names]}
+    return {"names": [user.name for user in _players(password, names)]}
+
+
+def _players(password: str, names) -> list:
+    """The players, their password hashed once for all (a hash takes a good part of a second)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    people = [_player(name, None, display_name=name.capitalize()) for name in names]
+    get_user_model().objects.filter(pk__in=[user.pk for user in people]).update(password=make_password(password))
+    return people
 
 
 def _user(name: str):
@@ -64,50 +73,48 @@ def deadline_passes(slug: str) -> dict:
     return {"changed": changed, "rounds": tournament.round_set.count(), "status": tournament.status}
 
 
-def cup(slug: str, *names: str) -> dict:
+def open_cup(password: str, *names: str) -> dict:
     from tournaments import services
 
-    people = [_user(name) for name in names]
-    tournament = services.create_tournament(people[0], name=slug.replace("-", " ").title(), engine="durak",
-                                            players=2, format="knockout")
+    people = _players(password, names)
+    tournament = services.create_tournament(people[0], name="Kitchen Cup", engine="durak", players=2,
+                                            format="knockout")
     for user in people:
         services.join(tournament.pk, user)
-    services.start(tournament.pk, people[0])
-    tournament.refresh_from_db()
-    return {"slug": tournament.slug, "rounds": tournament.rounds}
+    return {"slug": tournament.slug}
 
 
-def resign(slug: str, name: str) -> dict:
-    from gameplay import services as game_services
+def _game_in_play(slug: str, user):
     from gameplay.models import Game
-    from tournaments.models import Table
 
-    user = _user(name)
-    table = Table.objects.filter(round__tournament__slug=slug, game__status=Game.Status.ACTIVE,
-                                 game__seats__user=user).first()
-    game_services.resign(table.game_id, user)
-    return {"game": table.game_id}
+    return Game.objects.get(tournament_table__round__tournament__slug=slug, status=Game.Status.ACTIVE,
+                            seats__user=user)
 
 
-SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "cup": cup,
+def resign(slug: str, *names: str) -> dict:
+    from gameplay import services as game_services
+
+    games = []
+    for name in names:
+        user = _user(name)
+        game = _game_in_play(slug, user)
+        game_services.resign(game.pk, user)
+        games.append(game.pk)
+    tournament = _tournament(slug)
+    return {"games": games, "rounds": tournament.round_set.count(), "status": tournament.status}
+
+
+SCENARIOS = {"players": players, "entries": entries, "deadline_passes": deadline_passes, "open_cup": open_cup,
              "resign": resign}
 
 
 def run(live_site, name: str, *args: str) -> dict:
-    """This module's scenario `name` against the live server's database (see conftest.LiveServer)."""
-    return live_site.run_scenario_of(__name__, name, *args)
+    """This module's scenario `name` against the live server's database."""
+    return run_scenario(__name__, live_site, name, *args)
 
 
 def main(argv: list[str]) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.utils import translation
-
-    name, *args = argv
-    with translation.override("en"):
-        print(json.dumps(SCENARIOS[name](*args)))
+    run_command(SCENARIOS, argv)
 
 
 if __name__ == "__main__":
