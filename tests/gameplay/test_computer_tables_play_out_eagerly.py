@@ -37,5 +37,5 @@ def test_a_durak_table_of_two_computer_levels_is_played_to_its_end_at_one_depth(
 
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED
-    assert sorted(game.seats.values_list("place", flat=True)) == [1, 2]
+    assert sorted(game.seats.values_list("place", flat=True)) in ([1, 2], [1, 1])  # a win, or a draw
     assert len(depths) > 20 and max(depths) == min(depths)  # every move played at the same depth
