@@ -58,7 +58,7 @@ LEVELS: tuple[int, ...] = (1, 2, 3)
 # on an unloaded machine (bench/computers.py measures it).
 DEFAULT_BUDGETS: dict[int, int] = {2: 40, 3: 200}
 BUDGETS: dict[str, dict[int, int]] = {
-    "durak": {2: 40, 3: 200},
+    "durak": {2: 6, 3: 120},
     "joker": {2: 40, 3: 240},
     "odessa": {2: 40, 3: 240},
     "domino_poker": {2: 32, 3: 128},
