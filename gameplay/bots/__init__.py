@@ -1,5 +1,6 @@
 """Computer players, one module per game (joker.py durak.py ipuker.py odessa.py domino_poker.py;
-tricks.py is what the Joker and Odessa heuristics share, search.py the search levels).
+tricks.py is what the Joker and Odessa heuristics share, search.py the search levels,
+sampling.py and inference.py what their world samplers share).
 
 ``choose_action(engine, state, seat, rng, level=1, *, budget=None)`` returns a
 legal action for ``seat`` at a computer ``level`` (``LEVELS``):
@@ -14,7 +15,9 @@ legal action for ``seat`` at a computer ``level`` (``LEVELS``):
 A bot knows only what its seat may know: the level-1 players read
 ``engine.view(state, seat)``; the determinisers overwrite every hidden field
 of the state (other hands, the talon, undealt tiles, secret commitments, the
-seed) before the search reads it. No Django here: the platform calls this
+seed) before the search reads it, and deal the unseen cards only where the
+public record allows (``inference.py``: a player who did not follow suit
+holds none of it, and the like). No Django here: the platform calls this
 from its services and stores the result like any other move. A game without
 a bot of its own gets a random legal action.
 """
