@@ -64,7 +64,7 @@ BUDGETS: dict[str, dict[int, int]] = {
     "durak": {2: 6, 3: 120},
     "joker": {2: 40, 3: 240},
     "odessa": {2: 40, 3: 240},
-    "domino_poker": {2: 32, 3: 128},
+    "domino_poker": {2: 12, 3: 128},
     "ipuker": {2: 60, 3: 300},
 }
 
