@@ -216,15 +216,25 @@ def deal_avoiding(pool: list[str], sizes: Sequence[int], excluded: Sequence[froz
     hands: list[list[str]] = [[] for _ in places]
     for card in bound:
         kinds[allowed[card]] -= 1
-        choices = [place for place in places if allowed[card] >> place & 1 and room[place]
-                   and _dealable(kinds, _less(room, place))]
-        place = _weighted(choices, [room[choice] for choice in choices], rng)
+        place = _feasible_place(card, allowed[card], kinds, room, rng)
         hands[place].append(card)
         room[place] -= 1
     free = iter(card for card in pool if allowed[card] == everywhere)
     for place in places:
         hands[place].extend(next(free) for _ in range(room[place]))
     return hands
+
+
+def _feasible_place(card: str, allowed: int, kinds: dict[int, int], room: list[int], rng: random.Random) -> int:
+    """A place for ``card`` drawn in proportion to its room, among those that keep the rest dealable
+    (drawn first, checked after: the same chances as drawing among the feasible places only)."""
+    choices = [place for place in range(len(room)) if allowed >> place & 1 and room[place]]
+    while choices:
+        place = rng.choices(choices, weights=[room[choice] for choice in choices])[0]
+        if _dealable(kinds, _less(room, place)):
+            return place
+        choices.remove(place)
+    raise ValueError(f"No place may hold {card}.")
 
 
 def _mask(places: Iterable[int]) -> int:
@@ -247,12 +257,6 @@ def _dealable(kinds: dict[int, int], room: list[int]) -> bool:
         if need > sum(room[place] for place in range(len(room)) if subset >> place & 1):
             return False
     return True
-
-
-def _weighted(choices: list[int], weights: list[int], rng: random.Random) -> int:
-    if not choices:
-        raise ValueError("No place may hold this card.")
-    return rng.choices(choices, weights=weights)[0]
 
 
 def _deal_in_order(pool: list[str], sizes: Sequence[int]) -> list[list[str]]:
