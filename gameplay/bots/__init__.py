@@ -57,13 +57,15 @@ SEARCHES: dict[str, SearchGame] = {
 LEVELS: tuple[int, ...] = (1, 2, 3)
 
 # Rollouts per decision at each search level, per game (shared among the
-# legal actions). Level 3 stays under about a second of one core a decision
-# on an unloaded machine (bench/computers.py measures it).
+# legal actions). These are the budgets bench/computers.py measured (its
+# table in bench/README.md): level 3 within about a second of one core a
+# decision, level 2 a small fraction of it, so that it sits between level 1
+# and level 3.
 DEFAULT_BUDGETS: dict[int, int] = {2: 40, 3: 200}
 BUDGETS: dict[str, dict[int, int]] = {
     "durak": {2: 6, 3: 120},
-    "joker": {2: 40, 3: 240},
-    "odessa": {2: 40, 3: 240},
+    "joker": {2: 20, 3: 120},
+    "odessa": {2: 20, 3: 120},
     "domino_poker": {2: 12, 3: 128},
     "ipuker": {2: 60, 3: 300},
 }
