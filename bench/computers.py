@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.computers                       # every game, default sizes
     .venv/bin/python -m bench.computers --games durak --deals 200
     .venv/bin/python -m bench.computers --games joker --deals 40 --budget-scale 0.5
+    .venv/bin/python -m bench.computers --games domino_poker --deals 16 --whole-games
 
 Pure Python (the engines and the bots, no Django, no database). For each
 game and each *candidate* level (2 and 3) it plays the same deals with the
@@ -20,6 +21,11 @@ changes, so the luck of the deal cancels out):
   deal closes a pulka).
 - Ipuker (4 players): one unit is a whole game (four rounds); the
   candidate's result minus the mean of the others', and its place.
+
+``--whole-games`` makes every game's unit a whole game from its start (the
+candidate's final total minus the mean of the others', and its place), for
+the games of several deals too: slower per observation, and noisier (see
+bench/README.md for why per-deal duplicate scoring is the default).
 
 A deal's observation is the mean over its arrangements; the 95% confidence
 interval is mean ± 1.96 × standard deviation / √deals over deals. It also
@@ -76,10 +82,10 @@ def decide(engine, state, seat, rng, level, scale, clock: Clock) -> dict:
     return action
 
 
-def deal_start(engine, slug: str, seed: int, clock: Clock) -> dict:
+def deal_start(engine, slug: str, seed: int, whole: bool) -> dict:
     """The state at the start of the unit: the game's start, or a random deal reached by level-1 play."""
     state = engine.start(players=PLAYERS[slug], options={}, seed=seed)
-    if slug in WHOLE_GAME:
+    if whole:
         return state
     rng = random.Random(seed)
     target = rng.randint(1, deals_total(engine, state))
@@ -93,10 +99,11 @@ def deals_total(engine, state: dict) -> int:
     return engine.view(state, 0)["deals_total"]
 
 
-def play_unit(engine, slug: str, start: dict, levels: list[int], seed: int, scale: float, clock: Clock) -> dict:
+def play_unit(engine, slug: str, start: dict, levels: list[int], seed: int, scale: float, clock: Clock,
+              whole: bool) -> dict:
     """``start`` played to the end of its deal (or game) with ``levels[seat]`` at each seat."""
     state = start
-    unit = None if slug in WHOLE_GAME else start["deal"]
+    unit = None if whole else start["deal"]
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
     for _ in range(MAX_MOVES):
         if engine.is_over(state) or (unit is not None and state["deal"] != unit):
@@ -106,12 +113,12 @@ def play_unit(engine, slug: str, start: dict, levels: list[int], seed: int, scal
     raise RuntimeError(f"{slug}: a unit did not end in {MAX_MOVES} moves")
 
 
-def candidate_score(engine, slug: str, start: dict, end: dict, seat: int) -> tuple[float, float | None]:
+def candidate_score(engine, slug: str, start: dict, end: dict, seat: int, whole: bool) -> tuple[float, float | None]:
     """(score, place): Durak's points; else the relative score gained in the unit; a whole game's place."""
     if slug == "durak":
         return float(engine.outcome(end)["scores"][seat]), None
     gained = relative_score(engine.totals(end), seat) - relative_score(engine.totals(start), seat)
-    place = float(engine.outcome(end)["places"][seat]) if slug in WHOLE_GAME else None
+    place = float(engine.outcome(end)["places"][seat]) if whole else None
     return gained, place
 
 
@@ -123,8 +130,10 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first_seed: int, against: int = 1) -> dict:
+def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first_seed: int, against: int = 1,
+               whole_games: bool = False) -> dict:
     engine = get_engine(slug)
+    whole = whole_games or slug in WHOLE_GAME
     players = PLAYERS[slug]
     clock = Clock()
     scores: dict[int, list[float]] = {level: [] for level in candidates}
@@ -132,14 +141,14 @@ def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first
     started = time.monotonic()
     for deal in range(deals):
         seed = first_seed + deal
-        start = deal_start(engine, slug, seed, clock)
+        start = deal_start(engine, slug, seed, whole)
         for level in candidates:
             per_seat, per_place = [], []
             for seat in range(players):
                 levels = [against] * players
                 levels[seat] = level
-                end = play_unit(engine, slug, start, levels, seed, scale, clock)
-                score, place = candidate_score(engine, slug, start, end, seat)
+                end = play_unit(engine, slug, start, levels, seed, scale, clock, whole)
+                score, place = candidate_score(engine, slug, start, end, seat, whole)
                 per_seat.append(score)
                 if place is not None:
                     per_place.append(place)
@@ -149,7 +158,8 @@ def bench_game(slug: str, deals: int, scale: float, candidates: list[int], first
         print(f"  {slug} deal {deal + 1}/{deals}: "
               + ", ".join(f"L{level} {statistics.fmean(scores[level]):+.3f}" for level in candidates)
               + f" ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
-    return {"slug": slug, "deals": deals, "scores": scores, "places": places, "clock": clock, "against": against}
+    return {"slug": slug, "deals": deals, "scores": scores, "places": places, "clock": clock, "against": against,
+            "whole": whole}
 
 
 def report(result: dict, candidates: list[int]) -> list[str]:
@@ -157,7 +167,8 @@ def report(result: dict, candidates: list[int]) -> list[str]:
     lines = []
     for level in candidates:
         mean, low, high = interval(result["scores"][level])
-        metric = "win share" if slug == "durak" else "score vs field"
+        metric = "win share" if slug == "durak" else ("score vs field a game" if result["whole"] else
+                                                        "score vs field a deal")
         place = ""
         if result["places"][level]:
             p_mean, p_low, p_high = interval(result["places"][level])
@@ -179,6 +190,8 @@ def main() -> None:
     parser.add_argument("--against", type=int, default=1, help="the level in the other seats (default 1)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="scale the search budgets (1 = defaults)")
     parser.add_argument("--seed", type=int, default=1000, help="the first deal's seed")
+    parser.add_argument("--whole-games", action="store_true",
+                        help="every unit a whole game, also for the games of several deals")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs; "
           f"budget scale {args.budget_scale}; budgets "
@@ -188,7 +201,7 @@ def main() -> None:
     print("|---|---|---|---|")
     for slug in args.games:
         deals = args.deals or DEFAULT_DEALS[slug]
-        result = bench_game(slug, deals, args.budget_scale, args.levels, args.seed, args.against)
+        result = bench_game(slug, deals, args.budget_scale, args.levels, args.seed, args.against, args.whole_games)
         print("\n".join(report(result, args.levels)), flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

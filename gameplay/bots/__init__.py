@@ -1,5 +1,6 @@
 """Computer players, one module per game (joker.py durak.py ipuker.py odessa.py domino_poker.py;
-tricks.py is what the Joker and Odessa heuristics share, search.py the search levels).
+tricks.py is what the Joker and Odessa heuristics share, search.py the search levels,
+sampling.py and inference.py what their world samplers share).
 
 ``choose_action(engine, state, seat, rng, level=1, *, budget=None)`` returns a
 legal action for ``seat`` at a computer ``level`` (``LEVELS``):
@@ -14,7 +15,9 @@ legal action for ``seat`` at a computer ``level`` (``LEVELS``):
 A bot knows only what its seat may know: the level-1 players read
 ``engine.view(state, seat)``; the determinisers overwrite every hidden field
 of the state (other hands, the talon, undealt tiles, secret commitments, the
-seed) before the search reads it. No Django here: the platform calls this
+seed) before the search reads it, and deal the unseen cards only where the
+public record allows (``inference.py``: a player who did not follow suit
+holds none of it, and the like). No Django here: the platform calls this
 from its services and stores the result like any other move. A game without
 a bot of its own gets a random legal action.
 """
@@ -54,14 +57,16 @@ SEARCHES: dict[str, SearchGame] = {
 LEVELS: tuple[int, ...] = (1, 2, 3)
 
 # Rollouts per decision at each search level, per game (shared among the
-# legal actions). Level 3 stays under about a second of one core a decision
-# on an unloaded machine (bench/computers.py measures it).
+# legal actions). These are the budgets bench/computers.py measured (its
+# table in bench/README.md): level 3 within about a second of one core a
+# decision, level 2 a small fraction of it, so that it sits between level 1
+# and level 3.
 DEFAULT_BUDGETS: dict[int, int] = {2: 40, 3: 200}
 BUDGETS: dict[str, dict[int, int]] = {
-    "durak": {2: 40, 3: 200},
-    "joker": {2: 40, 3: 240},
-    "odessa": {2: 40, 3: 240},
-    "domino_poker": {2: 32, 3: 128},
+    "durak": {2: 6, 3: 120},
+    "joker": {2: 20, 3: 120},
+    "odessa": {2: 20, 3: 120},
+    "domino_poker": {2: 12, 3: 128},
     "ipuker": {2: 60, 3: 300},
 }
 

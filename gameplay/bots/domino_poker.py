@@ -45,7 +45,8 @@ from gameplay.engine.domino_poker_rules import (
     trick_winner,
     weakness,
 )
-from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.inference import deal_avoiding, domino_exclusions
+from gameplay.bots.sampling import fresh_seed, shuffled_pool
 from gameplay.bots.search import SearchGame, relative_score
 from gameplay.engine.core import clone
 from gameplay.engine.dominoes import TILES, pips
@@ -210,7 +211,9 @@ ROLLOUT_BID_SAMPLES = 6
 
 def determinise_domino_poker(engine: Any, state: dict, seat: int, rng: random.Random) -> dict:
     """A world agreeing with what ``seat`` knows: its own tiles (none while a
-    blind deal is bid), the tiles played this deal; in stage 5 its own tile,
+    blind deal is bid), the tiles played this deal and what they prove (a
+    player who did not answer a trump or the poker with a trump has none; one
+    who answered the poker with a trump has none stronger: ``bots/inference.py``); in stage 5 its own tile,
     the turned tile and the positions. Every other tile (others' hands, the
     undealt ones, the rest of stage 5's row) is dealt afresh, another player's
     secret show-or-hide is taken back (the rollout's players choose again),
@@ -222,12 +225,12 @@ def determinise_domino_poker(engine: Any, state: dict, seat: int, rng: random.Ra
         return _determinise_final(view, world, seat, rng)
     known_own = list(view["hand"])
     pool = shuffled_pool(TILES, [*known_own, *view["played"]], rng)
-    hands = []
-    for player, size in enumerate(view["hand_sizes"]):
-        known = known_own if player == seat else []
-        hands.append([*known, *take(pool, size - len(known))])
-    world["hands"] = hands
-    world["rest"] = take(pool, len(pool))
+    unseen_sizes = [size - (len(known_own) if player == seat else 0)
+                    for player, size in enumerate(view["hand_sizes"])]
+    excluded = domino_exclusions(tuple(TILES), view["players"], view["starter"], tuple(view["played"]))
+    *dealt, rest = deal_avoiding(pool, [*unseen_sizes, len(pool) - sum(unseen_sizes)], [*excluded, frozenset()], rng)
+    world["hands"] = [[*(known_own if player == seat else []), *tiles] for player, tiles in enumerate(dealt)]
+    world["rest"] = rest
     return world
 
 

@@ -12,7 +12,10 @@ rollouts by it rank a few candidate actions well within a few hundred
 iterations; ISMCTS would spread the same budget over a deep tree of card
 plays. ``determinise_joker`` deals the unseen cards afresh (others' hands,
 the trump chooser's unseen six, the rest behind the turned card) around
-the seat's cards and the cards played this deal.
+the seat's cards and the cards played this deal, never giving a player a
+card the deal's plays prove it cannot hold (a suit it did not follow, a
+trump it did not play, a higher card than it gave to a joker's "highest":
+``bots/inference.py``).
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import random
 from collections import Counter
 from typing import Any
 
-from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.inference import deal_avoiding, trick_view_exclusions
+from gameplay.bots.sampling import fresh_seed, shuffled_pool
 from gameplay.bots.search import SearchGame, relative_score, view_policy
 from gameplay.bots.tricks import choose_play, closest_bid, estimate_tricks, find
 from gameplay.engine.cards import is_joker, rank_value, suit_of
 from gameplay.engine.core import clone
 from gameplay.engine.joker import joker_deck
+from gameplay.engine.tricks import GEORGIAN
 
 Action = dict[str, Any]
 
@@ -81,12 +86,13 @@ def determinise_joker(engine: Any, state: dict, seat: int, rng: random.Random) -
     pool = shuffled_pool(joker_deck(), [*known_own, *public_cards_played(state), *turned], rng)
     world = clone(state)
     sizes = view["hand_sizes"]
-    hands = []
-    for player, size in enumerate(sizes):
-        known = known_own if player == seat else []
-        hands.append([*known, *take(pool, size - len(known))])
+    unseen_sizes = [size - (len(known_own) if player == seat else 0) for player, size in enumerate(sizes)]
+    excluded = trick_view_exclusions(view, public_cards_played(state), joker_deck(), GEORGIAN)
+    *dealt, rest = deal_avoiding(pool, [*unseen_sizes, len(state["rest"]) - len(turned)],
+                                 [*excluded, frozenset()], rng)
+    hands = [[*(known_own if player == seat else []), *cards] for player, cards in enumerate(dealt)]
     world["hands"] = hands
-    world["rest"] = [*turned, *take(pool, len(state["rest"]) - len(turned))]
+    world["rest"] = [*turned, *rest]
     world["held_joker"] = [shown or any(is_joker(card) for card in hand)
                            for shown, hand in zip(view_jokers_shown(state), hands)]
     world["seed"] = fresh_seed(rng)

@@ -19,7 +19,8 @@ Levels 2 and 3 (``ODESSA_SEARCH``): PIMC to the end of the deal, as for Joker
 deal's too: its own cards are sampled like the others'), golden and miser
 deals' plays and the joker's "high", "low" and "demand" leads.
 ``determinise_odessa`` deals the unseen cards afresh, and a blind deal's
-hidden turned card with them.
+hidden turned card with them, never giving a player a card the deal's plays
+prove it cannot hold (``bots/inference.py``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.bots.sampling import fresh_seed, shuffled_pool, take
+from gameplay.bots.inference import deal_avoiding, trick_view_exclusions
+from gameplay.bots.sampling import fresh_seed, shuffled_pool
 from gameplay.bots.search import SearchGame, relative_score, view_policy
 from gameplay.bots.tricks import choose_play, closest_bid, estimate_tricks
 from gameplay.engine.core import clone
@@ -84,12 +86,13 @@ def determinise_odessa(engine: Any, state: dict, seat: int, rng: random.Random) 
     deck = make_odessa_deck(view["options"]["deck"])
     pool = shuffled_pool(deck, [*known_own, *public_cards_played(state), *turned], rng)
     world = clone(state)
-    hands = []
-    for player, size in enumerate(view["hand_sizes"]):
-        known = known_own if player == seat else []
-        hands.append([*known, *take(pool, size - len(known))])
-    world["hands"] = hands
-    world["rest"] = [*turned, *take(pool, len(state["rest"]) - len(turned))]
+    unseen_sizes = [size - (len(known_own) if player == seat else 0)
+                    for player, size in enumerate(view["hand_sizes"])]
+    excluded = trick_view_exclusions(view, public_cards_played(state), deck, odessa_joker(view["options"]["deck"]))
+    *dealt, rest = deal_avoiding(pool, [*unseen_sizes, len(state["rest"]) - len(turned)],
+                                 [*excluded, frozenset()], rng)
+    world["hands"] = [[*(known_own if player == seat else []), *cards] for player, cards in enumerate(dealt)]
+    world["rest"] = [*turned, *rest]
     if view["trump_hidden"]:
         world["trump"], world["trump_card"] = engine._trump_of(view["options"], view["special"], world["rest"])
     world["seed"] = fresh_seed(rng)

@@ -8,7 +8,9 @@ A decision at a search level is made in three steps, all pure (no Django):
    record: cards and tiles played, the table, picked-up cards, revealed
    stakes...) and in which everything it may not know (other hands, the
    talon's order, undealt tiles, the row of stage 5, others' secret
-   commitments, the seed) is drawn afresh from ``rng``. A determiniser
+   commitments, the seed) is drawn afresh from ``rng``, never against a
+   fact the public record proves (``bots/inference.py``: voids, no trump,
+   picked-up cards). A determiniser
    overwrites every hidden field before anything else reads it, so the
    decision is a function of the seat's information and ``rng`` only; the
    honesty tests (``tests/bots/test_search_players_are_honest.py``) check it
