@@ -175,6 +175,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": env.str("TEST_DB_NAME", default=str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3"))
     }
     VAR_DIR.mkdir(exist_ok=True)
+# The game sockets' database work runs on this many threads per daphne process
+# (gameplay/database_threads.py), each with its own connection from the pool, so
+# one table's move waiting on PostgreSQL does not hold up every other table's.
+# SQLite takes one write at a time: one thread there. At most DATABASE_POOL
+# (the pool also serves the pages' requests).
+_pool = DATABASES["default"].get("OPTIONS", {}).get("pool")
+_default_threads = min(4, _pool["max_size"]) if _pool else 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4
+DATABASE_THREADS = env.int("DATABASE_THREADS", default=_default_threads, validate=validate.Range(min=1))
+if _pool and DATABASE_THREADS > _pool["max_size"]:
+    raise ImproperlyConfigured("DATABASE_THREADS may not exceed DATABASE_POOL: each thread holds a pooled connection")
 # Read replicas (README "Read replicas"): DATABASE_REPLICA_URLS, comma-separated URLs of
 # PostgreSQL streaming replicas of DATABASE_URL. Pages' reads go to one of them
 # (config/db_router.py); the move path, every transaction and a viewer's pages for
