@@ -136,7 +136,8 @@ def _database(url: str) -> dict:
         # stays with a thread that is gone and the next request opens another
         # (Django's docs: under ASGI, disable persistent connections and use the
         # backend's pool). The consumers' database work runs on one thread per
-        # process (channels' database_sync_to_async), which closes the
+        # process (channels' database_sync_to_async; the game sockets' on
+        # DATABASE_THREADS threads, below), which closes the
         # connection before and after each call: with the pool, "closing" hands
         # it back and the next call takes it again, no new connection each time.
         # Celery's prefork workers close the pool at every task boundary (celery
@@ -463,7 +464,7 @@ TOURNAMENT_DEADLINE_WARNING_HOURS = env.float("TOURNAMENT_DEADLINE_WARNING_HOURS
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # Past saturation: the socket frames that change state (moves, chat, "ahead")
-# waiting for a daphne process' database thread at most, and how long one may
+# waiting for a daphne process' database threads (DATABASE_THREADS) at most, and how long one may
 # wait for its turn; beyond either it is answered "busy" and the page resends
 # it a moment later (gameplay/inbound.py, `in_line`). At about 16 ms a move,
 # 100 in line are 1.6 s of work.
