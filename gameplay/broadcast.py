@@ -343,9 +343,8 @@ _senders: set[asyncio.Task] = set()
 def _send_in_order(layer, messages: list[tuple[str, Callable[[], dict]]], game_id: int) -> None:
     """On the server's event loop: hand a fan-out to the loop's sender, which
     sends them one after another in the order of their commits. The thread
-    that committed (the one thread of the process that runs the consumers'
-    database work) does not wait for Redis: it serves the next socket's call
-    meanwhile."""
+    that committed (one of the process' database threads) does not wait for
+    Redis: it serves the next socket's call meanwhile."""
     loop = asyncio.get_running_loop()
     pending = _pending.get(loop)
     if pending is None:
