@@ -136,7 +136,8 @@ def _database(url: str) -> dict:
         # stays with a thread that is gone and the next request opens another
         # (Django's docs: under ASGI, disable persistent connections and use the
         # backend's pool). The consumers' database work runs on one thread per
-        # process (channels' database_sync_to_async), which closes the
+        # process (channels' database_sync_to_async; the game sockets' on
+        # DATABASE_THREADS threads, below), which closes the
         # connection before and after each call: with the pool, "closing" hands
         # it back and the next call takes it again, no new connection each time.
         # Celery's prefork workers close the pool at every task boundary (celery
@@ -175,6 +176,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": env.str("TEST_DB_NAME", default=str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3"))
     }
     VAR_DIR.mkdir(exist_ok=True)
+# The game sockets' database work runs on this many threads per daphne process
+# (gameplay/database_threads.py), each with its own connection from the pool, so
+# one table's move waiting on PostgreSQL does not hold up every other table's.
+# SQLite takes one write at a time: one thread there. At most DATABASE_POOL
+# (the pool also serves the pages' requests).
+_pool = DATABASES["default"].get("OPTIONS", {}).get("pool")
+_default_threads = min(4, _pool["max_size"]) if _pool else 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4
+DATABASE_THREADS = env.int("DATABASE_THREADS", default=_default_threads, validate=validate.Range(min=1))
+if _pool and DATABASE_THREADS > _pool["max_size"]:
+    raise ImproperlyConfigured("DATABASE_THREADS may not exceed DATABASE_POOL: each thread holds a pooled connection")
 # Read replicas (README "Read replicas"): DATABASE_REPLICA_URLS, comma-separated URLs of
 # PostgreSQL streaming replicas of DATABASE_URL. Pages' reads go to one of them
 # (config/db_router.py); the move path, every transaction and a viewer's pages for
@@ -464,7 +475,7 @@ TOURNAMENT_DEADLINE_WARNING_HOURS = env.float("TOURNAMENT_DEADLINE_WARNING_HOURS
 # every pending challenge past its time that a lost task left open.
 CHALLENGE_SWEEP_SECONDS = env.float("CHALLENGE_SWEEP_SECONDS", default=60.0)
 # Past saturation: the socket frames that change state (moves, chat, "ahead")
-# waiting for a daphne process' database thread at most, and how long one may
+# waiting for a daphne process' database threads (DATABASE_THREADS) at most, and how long one may
 # wait for its turn; beyond either it is answered "busy" and the page resends
 # it a moment later (gameplay/inbound.py, `in_line`). At about 16 ms a move,
 # 100 in line are 1.6 s of work.

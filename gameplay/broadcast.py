@@ -6,9 +6,10 @@ truth): every message carries the game's version, and a client that sees a
 gap asks for the full state again.
 
 Called from a consumer's database work (daphne), `send_game` hands the
-fan-out to the server's event loop and returns: the one thread that runs a
-process' database calls does not wait for Redis, and the loop sends the
-fan-outs one after another in the order of their commits. Elsewhere (a
+fan-out to the server's event loop and returns: the threads that run a
+process' database calls (`gameplay.database_threads`) do not wait for Redis,
+and the loop sends the fan-outs one after another in the order they were
+handed over (a game's in the order of its commits: its calls run one at a time). Elsewhere (a
 Celery task, a view outside daphne, a test) it sends before returning.
 Either way a seat's view is built only once the channel layer has found a
 member in its group (`FanOut`): a seat nobody has open costs nothing.
@@ -325,7 +326,8 @@ class FanOut:
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the server this thread works for, if it is a
-    `database_sync_to_async` call of a consumer (asgiref records the loop
+    `database_sync_to_async` call of a consumer, on channels' thread or
+    `gameplay.database_threads` (asgiref records the loop
     it was called from, as `async_to_sync` reads it), and that loop runs."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
@@ -341,9 +343,8 @@ _senders: set[asyncio.Task] = set()
 def _send_in_order(layer, messages: list[tuple[str, Callable[[], dict]]], game_id: int) -> None:
     """On the server's event loop: hand a fan-out to the loop's sender, which
     sends them one after another in the order of their commits. The thread
-    that committed (the one thread of the process that runs the consumers'
-    database work) does not wait for Redis: it serves the next socket's call
-    meanwhile."""
+    that committed (one of the process' database threads) does not wait for
+    Redis: it serves the next socket's call meanwhile."""
     loop = asyncio.get_running_loop()
     pending = _pending.get(loop)
     if pending is None:

@@ -33,21 +33,20 @@ answered with an error ("bad_request", "rate_limited") and changes nothing. A
 locked or busy database is answered with the error "busy" (a move's answer
 carries its move_id, so the page resends it); at connect, with close code
 4503 after that error. Past saturation, a move, chat line, "ahead" or "orders" that
-would wait too long for the process' database thread is answered "busy"
+would wait too long for the process' database threads (`gameplay.database_threads`) is answered "busy"
 too, at once or when its turn comes (`inbound.in_line`), unapplied. A flood that goes on after its refusals is closed with
 4429.
 """
 
 import time
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import primary_reads
-from gameplay import inbound, presence, services
+from gameplay import database_threads, inbound, presence, services
 from gameplay.broadcast import chat_hidden_from, chat_history, game_payload, seat_group
 from gameplay.i18n import socket_language
 from gameplay.models import Game
@@ -119,8 +118,8 @@ class GameConsumer(inbound.GatedConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
         self.language = socket_language(self.scope)
-        allowed, self.position, self.until_start = await database_sync_to_async(_position_for)(
-            self.game_id, self.user, self.scope.get("session"))
+        allowed, self.position, self.until_start = await database_threads.run(
+            None, _position_for, self.game_id, self.user, self.scope.get("session"))
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -128,10 +127,10 @@ class GameConsumer(inbound.GatedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.position is not None:  # on the game page: no "your turn" email while he is
-            await database_sync_to_async(presence.mark)(self.game_id, self.position, self.user.pk, last_seen=True)
+            await database_threads.run(None, presence.mark, self.game_id, self.position, self.user.pk, last_seen=True)
         self.seen_written_at = time.monotonic()
         await self.send_state()
-        history = await database_sync_to_async(_chat_history)(self.game_id, getattr(self.user, "pk", None))
+        history = await database_threads.run(None, _chat_history, self.game_id, getattr(self.user, "pk", None))
         await self.send_json({"type": "chat_history", "messages": history})
 
     async def send_busy(self, content: dict) -> None:
@@ -147,8 +146,8 @@ class GameConsumer(inbound.GatedConsumer):
             version = None
             last_seen = time.monotonic() - self.seen_written_at >= settings.SEEN_AT_WRITE_SECONDS
             try:
-                version, written = await database_sync_to_async(_heartbeat)(
-                    self.game_id, self.position, self.user.pk, last_seen)
+                version, written = await database_threads.run(
+                    None, _heartbeat, self.game_id, self.position, self.user.pk, last_seen)
             except OperationalError as exc:  # busy: the next ping, 30 s later, marks the heartbeat
                 if not inbound.database_busy(exc):
                     raise
@@ -172,7 +171,7 @@ class GameConsumer(inbound.GatedConsumer):
         try:
             result = await inbound.in_line(
                 _change_in_language, self.language, services.submit_move, self.game_id, self.user,
-                content.get("action"), content.get("version"), move_id,
+                content.get("action"), content.get("version"), move_id, key=self.game_id,
             )
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version, move_id)
@@ -183,7 +182,8 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_ahead(self, content: dict) -> None:
         on = content.get("on")
         try:
-            await inbound.in_line(_change_in_language, self.language, services.order_ahead, self.game_id, self.user, on)
+            await inbound.in_line(_change_in_language, self.language, services.order_ahead, self.game_id, self.user, on,
+                                 key=self.game_id)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version)
             return
@@ -192,7 +192,7 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_orders(self, content: dict) -> None:
         try:
             answer = await inbound.in_line(_in_language, self.language, services.order_message, self.game_id,
-                                           self.user, content)
+                                           self.user, content, key=self.game_id)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, exc.version)
             return
@@ -201,13 +201,14 @@ class GameConsumer(inbound.GatedConsumer):
     async def receive_chat(self, content: dict) -> None:
         try:
             await inbound.in_line(
-                _change_in_language, self.language, services.post_chat, self.game_id, self.user, content.get("text")
+                _change_in_language, self.language, services.post_chat, self.game_id, self.user, content.get("text"),
+                key=self.game_id,
             )
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message)
 
     async def send_state(self) -> None:
-        payload = await database_sync_to_async(_in_language)(self.language, _payload, self.game_id, self.position)
+        payload = await database_threads.run(None, _in_language, self.language, _payload, self.game_id, self.position)
         await self.send_payload(payload)
 
     async def send_payload(self, payload: dict) -> None:
@@ -234,7 +235,8 @@ class GameConsumer(inbound.GatedConsumer):
             # He left this seat (or never had it again): its views are another's now.
             # Closed, his page reconnects as who he is now; told why first if a moderator took it.
             self.closing = True
-            replaced = await database_sync_to_async(_in_language)(self.language, _replacement_json, self.game_id, self.user)
+            replaced = await database_threads.run(
+                None, _in_language, self.language, _replacement_json, self.game_id, self.user)
             if replaced is not None:
                 await self.send_json(replaced)
             await self.close(code=CLOSE_FORBIDDEN)
@@ -245,7 +247,9 @@ class GameConsumer(inbound.GatedConsumer):
             self.closing = True
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        if "author" in event and await database_sync_to_async(chat_hidden_from)(event, getattr(self.user, "pk", None)):
+        hidden = "author" in event and await database_threads.run(
+            None, chat_hidden_from, event, getattr(self.user, "pk", None))
+        if hidden:
             return  # a chat line of a player this viewer blocks or is blocked by
         await self.send_payload(event["payload"])
 

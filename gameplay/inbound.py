@@ -35,9 +35,10 @@ The same module holds the other two things every inbound path shares:
   failures), which the boundary answers with the error code "busy" (HTTP 503,
   Retry-After) instead of a server error; `close_busy` is that answer while
   a socket opens (close code 4503);
-- `in_line(func, *args)`: a socket's state change run on the process'
-  database thread (channels runs every consumer's database work on one
-  thread per process), in a line of bounded length and wait: past
+- `in_line(func, *args, key=game_id)`: a socket's state change run on one
+  of the process' database threads (`gameplay.database_threads`, a bounded
+  pool; a game's changes one after another, in order), in a line of
+  bounded length and wait: past
   saturation a frame is answered "busy" at once (the line is full:
   `SOCKET_LINE_LIMIT`, or the wait it would have passes
   `SOCKET_LINE_SECONDS`), or, as a backstop, when its turn comes after
@@ -67,6 +68,7 @@ from django.utils.translation import gettext_lazy as _, ngettext_lazy
 from limits import RateLimitItem, parse_many
 
 from accounts import sockets
+from gameplay import database_threads
 from gameplay.services.base import is_storable_text
 
 log = logging.getLogger(__name__)
@@ -343,30 +345,33 @@ def database_busy(exc: BaseException) -> bool:
 
 class SocketLine:
     """The sockets' state changes waiting for, or running on, this process'
-    database thread: how many, how long one takes (a moving average), and
-    whether one more may join.
+    database threads (`gameplay.database_threads`): how many, how long one
+    takes on a thread (a moving average), and whether one more may join.
 
     A frame joins unless the line is full or the wait it would have (those
-    ahead of it x the time each takes) passes SOCKET_LINE_SECONDS: it is told
-    "busy" at once, before it waited at all. One that joined is served,
-    unless other work on the thread (states asked for, sockets opening) made
-    it wait three times that long (then "busy" too, unapplied)."""
+    ahead of it x the time each takes / the threads serving them) passes
+    SOCKET_LINE_SECONDS: it is told "busy" at once, before it waited at all.
+    One that joined is served, unless other work (states asked for, sockets
+    opening, its game's earlier frames) made it wait three times that long
+    (then "busy" too, unapplied)."""
 
     waiting = 0
-    seconds_each = 0.0  # the moving average of the time one takes on the thread
+    seconds_each = 0.0  # the moving average of the time one takes on a thread
     WEIGHT = 0.05
 
     @classmethod
     def expected_wait(cls) -> float:
-        return cls.waiting * cls.seconds_each
+        return cls.waiting * cls.seconds_each / database_threads.thread_count()
 
     @classmethod
-    async def run(cls, func, *args):
+    async def run(cls, key, func, *args):
         if cls.waiting >= settings.SOCKET_LINE_LIMIT or cls.expected_wait() > settings.SOCKET_LINE_SECONDS:
             raise LineFull("the line for the database is full")
         joined = time.monotonic()
+        took = None
 
         def when_its_turn_comes():
+            nonlocal took
             started = time.monotonic()
             if started - joined > 3 * settings.SOCKET_LINE_SECONDS:
                 raise LineFull("waited too long for the database")
@@ -374,20 +379,22 @@ class SocketLine:
                 return func(*args)
             finally:
                 took = time.monotonic() - started
-                cls.seconds_each += cls.WEIGHT * (took - cls.seconds_each)  # one thread writes it
 
-        cls.waiting += 1  # only the event loop's thread counts
+        cls.waiting += 1  # the line's figures are written on the event loop's thread only
         try:
-            return await database_sync_to_async(when_its_turn_comes)()
+            return await database_threads.run(key, when_its_turn_comes)
         finally:
             cls.waiting -= 1
+            if took is not None:
+                cls.seconds_each += cls.WEIGHT * (took - cls.seconds_each)
 
 
-async def in_line(func, *args):
-    """`func(*args)` on the process' database thread, as `database_sync_to_async`
-    runs it, unless the line is full or it waited too long for its turn
-    (`LineFull`, a busy database to every boundary: answered "busy")."""
-    return await SocketLine.run(func, *args)
+async def in_line(func, *args, key=None):
+    """`func(*args)` on one of the process' database threads
+    (`gameplay.database_threads`), after the calls of the same `key` (a game's
+    id) made before it, unless the line is full or it waited too long for its
+    turn (`LineFull`, a busy database to every boundary: answered "busy")."""
+    return await SocketLine.run(key, func, *args)
 
 
 class GatedConsumer(AsyncJsonWebsocketConsumer):

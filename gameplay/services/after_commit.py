@@ -152,8 +152,8 @@ def _after_commit(game: Game) -> None:
 
 
 # Queues the follow-up tasks in the order of their commits, off the thread that
-# committed: the thread of a process' every `database_sync_to_async` call (a
-# consumer's), or a request's. Its thread is not a daemon: a process that
+# committed: one of a process' database threads (a consumer's call,
+# `gameplay.database_threads`), or a request's. Its thread is not a daemon: a process that
 # exits normally queues what it was handed first.
 _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="after-commit")
 # The follow-ups handed over and not yet taken by the thread, in commit order.
