@@ -70,7 +70,8 @@ def test_a_move_that_would_wait_too_long_is_answered_busy_at_once(joker_game, pl
     position, user = acting_player(joker_game, players)
     headers = headers_for(user)
     move = {"type": "move", "action": a_legal_action(joker_game, position), "version": 0, "move_id": "m-long"}
-    monkeypatch.setattr(inbound.SocketLine, "waiting", 3)  # three ahead of it, 2 s each: a 6-second wait
+    # Three ahead of it on each database thread, 2 s each: a 6-second wait.
+    monkeypatch.setattr(inbound.SocketLine, "waiting", 3 * settings.DATABASE_THREADS)
     monkeypatch.setattr(inbound.SocketLine, "seconds_each", 2.0)
 
     async def scenario():
