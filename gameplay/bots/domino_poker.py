@@ -40,8 +40,10 @@ from gameplay.engine.domino_poker_rules import (
     FINAL_POINTS,
     GRAB,
     MISERE,
-    allowed_tiles,
+    POKER,
     bid_points,
+    is_trump,
+    strength,
     trick_winner,
     weakness,
 )
@@ -78,25 +80,49 @@ def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Rand
 # -- bidding -----------------------------------------------------------------------
 
 
+# The greedy playout runs thousands of times a decision (``sampled_tricks``), so it works on
+# tables computed once from the engine's own rules instead of calling them per tile: a tile's rank
+# in ``weakness`` order (unique) and its trick power (what ``strength`` compares: the poker, then
+# trumps by rank, then ordinary tiles by pips; on equal power the earlier tile wins, so a later one
+# wins a trick only with strictly more power). It plays exactly as the rules' functions would
+# (``tests/bots/test_domino_poker_search_budget.py`` checks it against them).
+_WEAK_RANK = {code: rank for rank, code in enumerate(sorted(TILES, key=weakness))}
+_POWER = {code: strength(code)[0] * 100 + strength(code)[1] for code in TILES}
+_TRUMPS = frozenset(code for code in TILES if is_trump(code))
+
+
+def _greedy_allowed(hand: list[str], led: str | None) -> list[str]:
+    """``allowed_tiles`` on the tables: the poker led asks for the strongest trump, a trump for a trump."""
+    if led is None:
+        return hand
+    trumps = [code for code in hand if code in _TRUMPS]
+    if not trumps:
+        return hand
+    if led == POKER:
+        return [max(trumps, key=_POWER.__getitem__)]
+    return trumps if led in _TRUMPS else hand
+
+
 def rollout_tricks(hands: list[list[str]], leader: int, seat: int) -> int:
     """The tricks ``seat`` takes when every player plays greedily: lead the strongest tile, win a
     trick as cheaply as possible, else throw the weakest."""
     hands = [list(hand) for hand in hands]
     players = len(hands)
+    weak = _WEAK_RANK.__getitem__
     taken = 0
     while hands[leader]:
-        plays: list[str] = []
-        for offset in range(players):
-            player = (leader + offset) % players
-            allowed = allowed_tiles(hands[player], plays[0] if plays else None)
-            if not plays:
-                tile = max(allowed, key=weakness)
-            else:
-                winning = [code for code in allowed if trick_winner([*plays, code]) == len(plays)]
-                tile = min(winning or allowed, key=weakness)
-            hands[player].remove(tile)
-            plays.append(tile)
-        leader = (leader + trick_winner(plays)) % players
+        led = max(hands[leader], key=weak)
+        hands[leader].remove(led)
+        best_power, best_offset = _POWER[led], 0
+        for offset in range(1, players):
+            hand = hands[(leader + offset) % players]
+            allowed = _greedy_allowed(hand, led)
+            winning = [code for code in allowed if _POWER[code] > best_power]
+            tile = min(winning or allowed, key=weak)
+            hand.remove(tile)
+            if _POWER[tile] > best_power:
+                best_power, best_offset = _POWER[tile], offset
+        leader = (leader + best_offset) % players
         taken += leader == seat
     return taken
 
