@@ -28,6 +28,18 @@ back and made again by the rollout's level-1 players). Rollouts bid with
 them fast; a bid is searched among the level-1 bid and its neighbours only
 (``bid_shortlist``), so each candidate gets more worlds. PIMC for the same
 reasons as Joker: short horizon, a good level-1 player for the rollouts.
+
+Time cap (``max_search_rollouts``, an iteration count, never wall time, so a
+decision replays from its seed): a rollout's cost is counted in tile plays,
+the tiles left in every hand (each played once to the deal's end) plus, in
+the bidding, ``ROLLOUT_BID_SAMPLES`` greedy playouts of the whole deal for
+every bid still to come (the rollout players' bids). A decision gets at
+most ``MAX_TILE_PLAYS`` of them: ``rollouts ≤ MAX_TILE_PLAYS // cost``.
+The costliest position is an opening bid of a 7-tile deal of four players
+(28 tiles, 3 bids to come: 28 + 3 × 6 × 28 = 532 plays a rollout); the cap
+lets it have level 3's 128 rollouts, which bench/computers.py measured
+within a second (its longest decisions); cheaper positions, and any larger
+budget asked for, are bounded by the same count.
 """
 
 from __future__ import annotations
@@ -300,10 +312,28 @@ def bid_shortlist(view: dict, legal: list[Action], rng: random.Random) -> list[A
     return [action for action in legal if abs(action["tricks"] - guess) <= 1]
 
 
+# A decision's rollouts cost at most this many tile plays (see the module docstring).
+MAX_TILE_PLAYS = 128 * 532
+
+
+def rollout_cost(view: dict) -> int:
+    """A rollout's tile plays from the seat's position: every tile left in a hand, and the greedy
+    playouts of the deal behind every bid still to come after this one."""
+    tiles = sum(view["hand_sizes"])
+    bids_to_come = max(0, sum(bid is None for bid in view["bids"]) - 1) if view["phase"] == "bid" else 0
+    return tiles + bids_to_come * ROLLOUT_BID_SAMPLES * tiles
+
+
+def max_search_rollouts(view: dict) -> int:
+    """The most rollouts a decision may spend from this position (``MAX_TILE_PLAYS``)."""
+    return max(1, MAX_TILE_PLAYS // max(1, rollout_cost(view)))
+
+
 DOMINO_POKER_SEARCH = SearchGame(
     determinise=determinise_domino_poker,
     rollout_policy=rollout_domino_poker_action,
     horizon_key=lambda state: state["deal"],
     value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
     shortlist=bid_shortlist,
+    max_rollouts=max_search_rollouts,
 )
