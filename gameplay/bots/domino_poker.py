@@ -30,16 +30,18 @@ them fast; a bid is searched among the level-1 bid and its neighbours only
 reasons as Joker: short horizon, a good level-1 player for the rollouts.
 
 Time cap (``max_search_rollouts``, an iteration count, never wall time, so a
-decision replays from its seed): a rollout's cost is counted in tile plays,
-the tiles left in every hand (each played once to the deal's end) plus, in
-the bidding, ``ROLLOUT_BID_SAMPLES`` greedy playouts of the whole deal for
-every bid still to come (the rollout players' bids). A decision gets at
-most ``MAX_TILE_PLAYS`` of them: ``rollouts ≤ MAX_TILE_PLAYS // cost``.
-The costliest position is an opening bid of a 7-tile deal of four players
-(28 tiles, 3 bids to come: 28 + 3 × 6 × 28 = 532 plays a rollout); the cap
-lets it have level 3's 128 rollouts, which bench/computers.py measured
-within a second (its longest decisions); cheaper positions, and any larger
-budget asked for, are bounded by the same count.
+decision replays from its seed): a rollout's cost is counted in greedy tile
+plays (the playouts behind a rollout player's bid), an engine move of the
+rollout counting ``ENGINE_PLAY_COST`` of them (measured: about 1 µs against
+75 µs of one core). From the seat's position a rollout plays every tile left
+in the hands as engine moves, and, in the bidding, ``ROLLOUT_BID_SAMPLES``
+greedy playouts of the deal for every bid still to come. A decision gets at
+most ``MAX_TILE_PLAYS`` of them: ``rollouts ≤ MAX_TILE_PLAYS // cost``. The
+costliest position is an opening bid of a 7-tile deal of four players (28
+tiles and 3 bids to come: 28 × 75 + 3 × 6 × 28 = 2604 a rollout); the cap
+gives it level 3's 128 rollouts, which bench/computers.py measured within a
+second of CPU under load (bench/README.md). Every position, and any larger
+budget asked for, is bounded by the same count.
 """
 
 from __future__ import annotations
@@ -312,16 +314,18 @@ def bid_shortlist(view: dict, legal: list[Action], rng: random.Random) -> list[A
     return [action for action in legal if abs(action["tricks"] - guess) <= 1]
 
 
-# A decision's rollouts cost at most this many tile plays (see the module docstring).
-MAX_TILE_PLAYS = 128 * 532
+# An engine move of a rollout costs about this many greedy tile plays; a decision's rollouts cost
+# at most MAX_TILE_PLAYS greedy tile plays (see the module docstring).
+ENGINE_PLAY_COST = 75
+MAX_TILE_PLAYS = 128 * (28 * ENGINE_PLAY_COST + 3 * ROLLOUT_BID_SAMPLES * 28)
 
 
 def rollout_cost(view: dict) -> int:
-    """A rollout's tile plays from the seat's position: every tile left in a hand, and the greedy
-    playouts of the deal behind every bid still to come after this one."""
+    """A rollout's cost in greedy tile plays from the seat's position: every tile left in a hand
+    played as an engine move, and the greedy playouts of the deal behind every bid still to come."""
     tiles = sum(view["hand_sizes"])
     bids_to_come = max(0, sum(bid is None for bid in view["bids"]) - 1) if view["phase"] == "bid" else 0
-    return tiles + bids_to_come * ROLLOUT_BID_SAMPLES * tiles
+    return tiles * ENGINE_PLAY_COST + bids_to_come * ROLLOUT_BID_SAMPLES * tiles
 
 
 def max_search_rollouts(view: dict) -> int:

@@ -63,7 +63,7 @@ def test_the_fast_greedy_playout_plays_exactly_as_the_rules_say():
 def test_an_opening_bid_of_a_seven_tile_deal_gets_level_threes_rollouts_and_no_more():
     engine, state = opening_bid()
     view = engine.view(state, engine.actors(state)[0])
-    assert bot.rollout_cost(view) == 28 + 3 * bot.ROLLOUT_BID_SAMPLES * 28
+    assert bot.rollout_cost(view) == 28 * bot.ENGINE_PLAY_COST + 3 * bot.ROLLOUT_BID_SAMPLES * 28
     assert bot.max_search_rollouts(view) == 128
 
 
@@ -76,7 +76,7 @@ def test_positions_with_fewer_tiles_or_bids_to_come_may_spend_more_rollouts():
 
 
 def test_a_budget_above_the_cap_decides_exactly_as_the_cap(monkeypatch):
-    monkeypatch.setattr(bot, "MAX_TILE_PLAYS", 6 * 532)
+    monkeypatch.setattr(bot, "MAX_TILE_PLAYS", 6 * (28 * bot.ENGINE_PLAY_COST + 3 * bot.ROLLOUT_BID_SAMPLES * 28))
     engine, state = opening_bid()
     seat = engine.actors(state)[0]
     capped = choose_action(engine, state, seat, random.Random(5), 3, budget=6)
