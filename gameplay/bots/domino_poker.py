@@ -28,6 +28,20 @@ back and made again by the rollout's level-1 players). Rollouts bid with
 them fast; a bid is searched among the level-1 bid and its neighbours only
 (``bid_shortlist``), so each candidate gets more worlds. PIMC for the same
 reasons as Joker: short horizon, a good level-1 player for the rollouts.
+
+Time cap (``max_search_rollouts``, an iteration count, never wall time, so a
+decision replays from its seed): a rollout's cost is counted in greedy tile
+plays (the playouts behind a rollout player's bid), an engine move of the
+rollout counting ``ENGINE_PLAY_COST`` of them (measured: about 1 µs against
+75 µs of one core). From the seat's position a rollout plays every tile left
+in the hands as engine moves, and, in the bidding, ``ROLLOUT_BID_SAMPLES``
+greedy playouts of the deal for every bid still to come. A decision gets at
+most ``MAX_TILE_PLAYS`` of them: ``rollouts ≤ MAX_TILE_PLAYS // cost``. The
+costliest position is an opening bid of a 7-tile deal of four players (28
+tiles and 3 bids to come: 28 × 75 + 3 × 6 × 28 = 2604 a rollout); the cap
+gives it level 3's 128 rollouts, which bench/computers.py measured within a
+second of CPU under load (bench/README.md). Every position, and any larger
+budget asked for, is bounded by the same count.
 """
 
 from __future__ import annotations
@@ -40,8 +54,10 @@ from gameplay.engine.domino_poker_rules import (
     FINAL_POINTS,
     GRAB,
     MISERE,
-    allowed_tiles,
+    POKER,
     bid_points,
+    is_trump,
+    strength,
     trick_winner,
     weakness,
 )
@@ -78,25 +94,49 @@ def choose_domino_poker_action(view: dict, legal: list[Action], rng: random.Rand
 # -- bidding -----------------------------------------------------------------------
 
 
+# The greedy playout runs thousands of times a decision (``sampled_tricks``), so it works on
+# tables computed once from the engine's own rules instead of calling them per tile: a tile's rank
+# in ``weakness`` order (unique) and its trick power (what ``strength`` compares: the poker, then
+# trumps by rank, then ordinary tiles by pips; on equal power the earlier tile wins, so a later one
+# wins a trick only with strictly more power). It plays exactly as the rules' functions would
+# (``tests/bots/test_domino_poker_search_budget.py`` checks it against them).
+_WEAK_RANK = {code: rank for rank, code in enumerate(sorted(TILES, key=weakness))}
+_POWER = {code: strength(code)[0] * 100 + strength(code)[1] for code in TILES}
+_TRUMPS = frozenset(code for code in TILES if is_trump(code))
+
+
+def _greedy_allowed(hand: list[str], led: str | None) -> list[str]:
+    """``allowed_tiles`` on the tables: the poker led asks for the strongest trump, a trump for a trump."""
+    if led is None:
+        return hand
+    trumps = [code for code in hand if code in _TRUMPS]
+    if not trumps:
+        return hand
+    if led == POKER:
+        return [max(trumps, key=_POWER.__getitem__)]
+    return trumps if led in _TRUMPS else hand
+
+
 def rollout_tricks(hands: list[list[str]], leader: int, seat: int) -> int:
     """The tricks ``seat`` takes when every player plays greedily: lead the strongest tile, win a
     trick as cheaply as possible, else throw the weakest."""
     hands = [list(hand) for hand in hands]
     players = len(hands)
+    weak = _WEAK_RANK.__getitem__
     taken = 0
     while hands[leader]:
-        plays: list[str] = []
-        for offset in range(players):
-            player = (leader + offset) % players
-            allowed = allowed_tiles(hands[player], plays[0] if plays else None)
-            if not plays:
-                tile = max(allowed, key=weakness)
-            else:
-                winning = [code for code in allowed if trick_winner([*plays, code]) == len(plays)]
-                tile = min(winning or allowed, key=weakness)
-            hands[player].remove(tile)
-            plays.append(tile)
-        leader = (leader + trick_winner(plays)) % players
+        led = max(hands[leader], key=weak)
+        hands[leader].remove(led)
+        best_power, best_offset = _POWER[led], 0
+        for offset in range(1, players):
+            hand = hands[(leader + offset) % players]
+            allowed = _greedy_allowed(hand, led)
+            winning = [code for code in allowed if _POWER[code] > best_power]
+            tile = min(winning or allowed, key=weak)
+            hand.remove(tile)
+            if _POWER[tile] > best_power:
+                best_power, best_offset = _POWER[tile], offset
+        leader = (leader + best_offset) % players
         taken += leader == seat
     return taken
 
@@ -274,10 +314,30 @@ def bid_shortlist(view: dict, legal: list[Action], rng: random.Random) -> list[A
     return [action for action in legal if abs(action["tricks"] - guess) <= 1]
 
 
+# An engine move of a rollout costs about this many greedy tile plays; a decision's rollouts cost
+# at most MAX_TILE_PLAYS greedy tile plays (see the module docstring).
+ENGINE_PLAY_COST = 75
+MAX_TILE_PLAYS = 128 * (28 * ENGINE_PLAY_COST + 3 * ROLLOUT_BID_SAMPLES * 28)
+
+
+def rollout_cost(view: dict) -> int:
+    """A rollout's cost in greedy tile plays from the seat's position: every tile left in a hand
+    played as an engine move, and the greedy playouts of the deal behind every bid still to come."""
+    tiles = sum(view["hand_sizes"])
+    bids_to_come = max(0, sum(bid is None for bid in view["bids"]) - 1) if view["phase"] == "bid" else 0
+    return tiles * ENGINE_PLAY_COST + bids_to_come * ROLLOUT_BID_SAMPLES * tiles
+
+
+def max_search_rollouts(view: dict) -> int:
+    """The most rollouts a decision may spend from this position (``MAX_TILE_PLAYS``)."""
+    return max(1, MAX_TILE_PLAYS // max(1, rollout_cost(view)))
+
+
 DOMINO_POKER_SEARCH = SearchGame(
     determinise=determinise_domino_poker,
     rollout_policy=rollout_domino_poker_action,
     horizon_key=lambda state: state["deal"],
     value=lambda engine, state, seat: relative_score(engine.totals(state), seat),
     shortlist=bid_shortlist,
+    max_rollouts=max_search_rollouts,
 )

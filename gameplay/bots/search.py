@@ -28,7 +28,9 @@ A decision at a search level is made in three steps, all pure (no Django):
 Budgets are iteration counts, not wall time: ``budget`` rollouts per
 decision, shared among the legal actions (``worlds = budget // actions``, at
 least one), so a decision is the same on a slow or a loaded machine and
-replays from its seed. Why PIMC rather than ISMCTS for these games: the
+replays from its seed. A game may cap a decision's rollouts by what its
+rollouts cost from the seat's position (``SearchGame.max_rollouts``: domino
+Poker's opening bids), an iteration count too. Why PIMC rather than ISMCTS for these games: the
 decisions that matter are short-horizon (a trick, a bout, a bid) with
 good level-1 rollout policies to guide them; PIMC spends the whole budget
 on evaluating the actions actually available, where ISMCTS with the same
@@ -65,7 +67,11 @@ class SearchGame:
     ``value(engine, state, seat)``: the seat's score, the higher the better;
     ``shortlist(view, legal, rng)`` (optional): the legal actions worth
     searching, from the seat's view (a long list of bids cut to the level-1
-    bid and its neighbours, so each gets more worlds).
+    bid and its neighbours, so each gets more worlds); ``max_rollouts(view)``
+    (optional): a cap on a decision's rollouts, from the seat's view, for a
+    game whose rollouts cost much more in some positions than in others (so
+    that the longest decisions stay within a level's time; an iteration
+    count too, so a decision still replays from its seed).
     """
 
     determinise: Callable[[Any, State, int, random.Random], State]
@@ -73,6 +79,7 @@ class SearchGame:
     horizon_key: Callable[[State], Hashable]
     value: Callable[[Any, State, int], float]
     shortlist: Callable[[dict, list[Action], random.Random], list[Action]] | None = None
+    max_rollouts: Callable[[dict], int] | None = None
 
 
 def check_budget(budget: object) -> int:
@@ -124,8 +131,11 @@ def search_action(engine: Any, state: State, seat: int, legal: list[Action], rng
                   game: SearchGame, budget: int) -> Action:
     """The legal action with the best mean rollout value (the earliest on a tie)."""
     check_budget(budget)
+    view = engine.view(state, seat)
+    if game.max_rollouts is not None:
+        budget = max(1, min(budget, game.max_rollouts(view)))
     if game.shortlist is not None:
-        legal = game.shortlist(engine.view(state, seat), legal, random.Random(rng.getrandbits(64)))
+        legal = game.shortlist(view, legal, random.Random(rng.getrandbits(64)))
     if len(legal) == 1:
         return legal[0]
     values = action_values(engine, state, seat, legal, rng, game, budget)
