@@ -239,7 +239,6 @@ def test_on_a_phone_the_rules_and_the_form_with_its_preview_do_not_scroll_sidewa
 def test_on_a_phone_a_table_for_four_shows_the_blind_bid_and_stage_5_without_scrolling(browser, live_site, moment):
     from playwright.sync_api import expect
 
-
     password = "kitchen-Table-2024"
     username = f"mila-{moment}"
     setup = live_site.run_scenario("domino_final", username, password, moment)
@@ -251,15 +250,16 @@ def test_on_a_phone_a_table_for_four_shows_the_blind_bid_and_stage_5_without_scr
         expect(table.locator(".seat.me.acting")).to_have_count(1)
         if moment == "final":
             expect(table.locator(".domino-row .tile")).to_have_count(28)
+            expect(table.locator(".domino-draw")).to_have_count(0)  # deal 1's draw is in the move log by now
             controls = ["button[data-reveal='show']", "button[data-reveal='hide']", ".my-final-tile .tile"]
         else:
             expect(table.locator(".domino-hand .tile.back")).to_have_count(7)
             controls = ["button[data-bid='0']", "button[data-bid='7']", ".domino-hand .tile.back >> nth=6"]
         assert not scrolls_sideways(page), f"{moment} scrolls sideways"
+        page.screenshot(path=f"/tmp/phone-domino-{moment}.png", full_page=True)  # for people, and a failure
         for selector in controls:
             # Wholly on the phone's first screen; retried, as a live update may redraw the table meanwhile.
             expect(table.locator(selector)).to_be_in_viewport(ratio=1)
-        page.screenshot(path=f"/tmp/phone-domino-{moment}.png", full_page=True)
         assert page.js_errors == [], page.js_errors
     finally:
         page.context.close()

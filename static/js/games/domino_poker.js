@@ -96,13 +96,14 @@
       const box = el("div", { class: "deal-info" }, items.map((text) => el("span", { text: text })));
       const note = stageNote(view.kind);
       if (note) box.appendChild(el("p", { class: "stage-note notice", "data-kind": view.kind, text: note }));
-      if (view.draw && view.draw.length) box.appendChild(drawBox(view));
+      // The draw matters as the game starts; later it is in the move log, and a phone needs the room.
+      if (view.deal === 1 && view.draw && view.draw.length) box.appendChild(drawBox(view));
       return box;
     }
 
     // The draw for the first player: every round, every tile drawn.
     function drawBox(view) {
-      return el("details", { class: "domino-draw", open: view.deal === 1 ? true : null }, [
+      return el("details", { class: "domino-draw", open: true }, [
         el("summary", { text: interpolate(gettext("The draw for the first player: %(who)s drew the most pips"), { who: playerName(view.first_starter) }, true) }),
       ].concat(view.draw.map((round, i) => el("ol", { class: "draw-round", "data-round": i + 1 }, round.map((item) =>
         el("li", { "data-position": item.seat }, [playerName(item.seat) + ": ", tileNode(item.tile, { small: true })]))))));
