@@ -286,6 +286,14 @@ def sign_up(page, username: str, name: str, password: str) -> None:
     expect(page.locator(".messages")).to_contain_text(f"Welcome, {name}!")
 
 
+def watch_for_server_errors(page) -> list[str]:
+    """The responses of 500 and above the page gets from now on ("status url"), for the test to check."""
+    failed: list[str] = []
+    page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
+            if response.status >= 500 else None)
+    return failed
+
+
 def table_version(page) -> int:
     """The version of the game the table shows."""
     return int(page.locator("#table").get_attribute("data-version"))

@@ -18,20 +18,13 @@ import re
 
 import pytest
 
-from tests.browser.conftest import log_in, new_page
+from tests.browser.conftest import log_in, new_page, watch_for_server_errors
 from tests.browser.tournament_scenario import run
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "kitchen-Table-2024"
 SLUG = "kitchen-joker"
-
-
-def watch_for_server_errors(page) -> list[str]:
-    failed: list[str] = []
-    page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
-            if response.status >= 500 else None)
-    return failed
 
 
 def standings(page) -> dict[str, dict[str, str]]:
