@@ -5,8 +5,7 @@ the organizer chose (and the lobby's new-table form fits as well)."""
 
 import pytest
 
-from tests.browser.conftest import log_in
-from tests.browser.conftest import watch_for_server_errors
+from tests.browser.conftest import log_in, watch_for_server_errors
 from tests.browser.test_leagues_in_browser import PASSWORD
 from tests.browser.test_phone_layout import assert_no_sideways_page_scroll
 
