@@ -17,6 +17,13 @@ they are told to end (the token revoked, the account suspended or
 deactivated) it checks the token afresh and ends if it no longer holds; it
 ends when the token expires, and checks the token at every poll, so a
 message Redis lost costs at most API_STREAM_POLL_SECONDS here too.
+
+A stream's reads run on the process' database threads (`gameplay.database_threads`),
+as the sockets' do, not on a thread of its own (Django gives each request one,
+kept while the stream stays open): however many streams are open, their reads
+take at most DATABASE_THREADS pooled connections at once, and one slow read
+takes one of those threads, not all. No order to keep (key None): a stream
+makes one read at a time, in its own loop.
 """
 
 import asyncio
@@ -24,7 +31,6 @@ import json
 import time
 from typing import Annotated
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Q
@@ -38,6 +44,7 @@ from api import tokens
 from api.errors import ApiError
 from api.schemas import MAX_ID, Id
 from correspondence.models import Challenge, Invitation
+from gameplay import database_threads
 from gameplay.broadcast import chat_hidden_from, game_payload, seat_group
 from gameplay.models import Game, Seat
 from gameplay.views import current_game_ids, my_position, visible_game
@@ -80,7 +87,7 @@ def _line(obj: dict) -> bytes:
 async def game_stream(request: HttpRequest, game_id: Id, version: Annotated[int, Query(ge=0, le=MAX_ID)] | None = None):
     """The game's events for the token's owner (his seat's, or a spectator's at a public table)."""
     language = translation.get_language()
-    game, position = await database_sync_to_async(_game_and_seat)(request, game_id)
+    game, position = await database_threads.run(None, _game_and_seat, request, game_id)
     response = StreamingHttpResponse(
         _game_lines(game.pk, position, request.user.pk, version, language, tokens.credential(request.auth)),
         content_type=NDJSON)
@@ -143,7 +150,7 @@ class Listening:
 
     async def holds(self) -> bool:
         """Whether the token still holds (read afresh) and its time is not up."""
-        return self.open() and await database_sync_to_async(self.credential.still_valid)()
+        return self.open() and await database_threads.run(None, self.credential.still_valid)
 
     async def wait(self, seconds: float) -> dict | None:
         """The next message to the channel within `seconds` (never past the end), or None."""
@@ -165,8 +172,8 @@ async def _game_lines(game_id: int, position: int | None, user_id: int, since: i
     first = True
     try:
         while await listening.holds():
-            seen, payload, mine = await database_sync_to_async(_state_if_changed)(
-                game_id, position, user_id, seen, language)
+            seen, payload, mine = await database_threads.run(
+                None, _state_if_changed, game_id, position, user_id, seen, language)
             if not mine:
                 return
             if payload is not None and not (first and since is not None and payload["version"] <= since
@@ -181,7 +188,7 @@ async def _game_lines(game_id: int, position: int | None, user_id: int, since: i
             elif event.get("type") == sockets.ENDED:
                 continue  # checked at the top of the loop
             elif (event.get("payload") or {}).get("type") == "chat":
-                if not await database_sync_to_async(chat_hidden_from)(event, user_id):
+                if not await database_threads.run(None, chat_hidden_from, event, user_id):
                     yield _line(event["payload"])
     finally:
         await listening.leave()
@@ -247,14 +254,15 @@ async def _account_lines(user_id: int, credential: sockets.Credential, seen: dic
     await listening.join()
     told: dict[tuple[str, int], dict] = {}
     if seen:  # resumed: the games the client saw, at the versions it saw (a game that moved on differs)
-        known = await database_sync_to_async(_my_games_now)(user_id, set(seen))
+        known = await database_threads.run(None, _my_games_now, user_id, set(seen))
         # A game at version 0 is sent anyway: its start does not move its version.
         told = {("game", pk): line for pk, line in known.items() if 0 < line["version"] == seen.get(pk)}
         told.update({("game", pk): {"version": version} for pk, version in seen.items() if ("game", pk) not in told})
     try:
         while await listening.holds():
-            now = await database_sync_to_async(_account_now)(
-                user_id, {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})
+            now = await database_threads.run(
+                None, _account_now, user_id,
+                {pk for kind, pk in told if kind == "game"}, {pk for kind, pk in told if kind == "challenge"})
             changed = [line for key, line in sorted(now.items()) if told.get(key) != line]
             for line in changed:
                 yield _line(line)

@@ -11,10 +11,9 @@ account, is refused: close 4401. The socket carries the token's credential
 or its account is suspended or deactivated.
 Requests without the header go the session's way (Origin check, cookie)."""
 
-from channels.db import database_sync_to_async
-
 from api import tokens
 from api.models import Scope
+from gameplay import database_threads
 
 CLOSE_UNAUTHORIZED = 4401
 
@@ -37,7 +36,8 @@ class TokenOrSession:
         raw = bearer(scope)
         if raw is None:
             return await self.with_session(scope, receive, send)
-        token = await database_sync_to_async(tokens.authenticate)(raw)
+        # On the process' database threads, as the sockets' own work (no order to keep: key None).
+        token = await database_threads.run(None, tokens.authenticate, raw)
         if token is None or Scope.PLAY not in token.scopes or tokens.standing_refusal(token):
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": CLOSE_UNAUTHORIZED})

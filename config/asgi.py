@@ -1,5 +1,6 @@
 """HTTP goes to Django; WebSocket goes to the game, badge and league
-standings consumers, behind session auth and an Origin check against
+standings consumers, behind session auth (its lookup on the process'
+database threads, gameplay/socket_auth.py) and an Origin check against
 ALLOWED_HOSTS, or, for API clients, behind their bearer token (api/ws.py).
 
 What the process has built by the end of this module (Django, the apps,
@@ -16,12 +17,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from api.ws import TokenOrSession  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.socket_auth import session_auth_stack  # noqa: E402
 from leagues.routing import websocket_urlpatterns as league_websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -30,7 +31,7 @@ application = ProtocolTypeRouter(
         "websocket": TokenOrSession(
             URLRouter(websocket_urlpatterns + league_websocket_urlpatterns),
             AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
+                session_auth_stack(URLRouter(websocket_urlpatterns + league_websocket_urlpatterns))
             ),
         ),
     }

@@ -135,9 +135,8 @@ def _database(url: str) -> dict:
         # in a thread of its own, so a connection kept for reuse (CONN_MAX_AGE)
         # stays with a thread that is gone and the next request opens another
         # (Django's docs: under ASGI, disable persistent connections and use the
-        # backend's pool). The consumers' database work runs on one thread per
-        # process (channels' database_sync_to_async; the game sockets' on
-        # DATABASE_THREADS threads, below), which closes the
+        # backend's pool). The sockets' and the API streams' database work runs
+        # on DATABASE_THREADS threads per process (below), which close the
         # connection before and after each call: with the pool, "closing" hands
         # it back and the next call takes it again, no new connection each time.
         # Celery's prefork workers close the pool at every task boundary (celery
@@ -176,9 +175,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": env.str("TEST_DB_NAME", default=str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3"))
     }
     VAR_DIR.mkdir(exist_ok=True)
-# The game sockets' database work runs on this many threads per daphne process
+# Every socket's database work runs on this many threads per daphne process
 # (gameplay/database_threads.py), each with its own connection from the pool, so
-# one table's move waiting on PostgreSQL does not hold up every other table's.
+# one table's move waiting on PostgreSQL does not hold up every other table's:
+# the game sockets', the badge socket's counts, a division's live standings, the
+# API's event streams and its token check for sockets, and the session sockets'
+# user lookup when they open (gameplay/socket_auth.py). HTTP views keep Django's
+# thread per request.
 # SQLite takes one write at a time: one thread there. At most DATABASE_POOL
 # (the pool also serves the pages' requests).
 _pool = DATABASES["default"].get("OPTIONS", {}).get("pool")

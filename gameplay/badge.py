@@ -37,12 +37,12 @@ truth: a lost push is repaired by the next one, by a "sync" or by a reconnect.
 
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import translation
 
-from gameplay import group_sends, inbound
+from gameplay import database_threads, group_sends, inbound
 from gameplay.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -135,11 +135,18 @@ class BadgeConsumer(inbound.GatedConsumer):
         self.counting = False  # this page's header shows the other counts
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+        await self.send_count(await self.read(waiting_count), force=True)
+
+    async def read(self, count: Callable[[int], Any]) -> Any:
+        """`count(user id)` on one of the process' database threads (gameplay.database_threads), so
+        one slow count holds up no other socket. No order to keep (key None): a socket
+        handles one message at a time, so its own reads already run one after another,
+        and each reads the current value (the database is the truth)."""
+        return await database_threads.run(None, count, self.user_id)
 
     async def receive_json(self, content, **kwargs):
         if content.get("type") == "sync":
-            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id), force=True)
+            await self.send_count(await self.read(waiting_count), force=True)
             if self.counting:
                 await self.send_counts()
         elif content.get("type") == "watch":
@@ -150,7 +157,7 @@ class BadgeConsumer(inbound.GatedConsumer):
 
     async def send_counts(self, counts: dict | None = None) -> None:
         if counts is None:
-            counts = await database_sync_to_async(counts_of)(self.user_id)
+            counts = await self.read(counts_of)
         await self.send_json({"type": "counts", **counts})
 
     async def badge_counts(self, event):
@@ -173,7 +180,7 @@ class BadgeConsumer(inbound.GatedConsumer):
         if event.get("for_watchers"):
             # One of his games changed: the count is read again too (the database has the truth),
             # so a badge push that did not arrive is repaired with the list it goes with.
-            await self.send_count(await database_sync_to_async(waiting_count)(self.user_id))
+            await self.send_count(await self.read(waiting_count))
 
     async def badge_update(self, event):
         await self.send_count(event["waiting"])

@@ -1,17 +1,27 @@
-"""The game sockets' database work on a bounded pool of threads (issue 45, item 3).
+"""Every socket's database work on a bounded pool of threads (issue 45, item 3).
 
 channels' `database_sync_to_async` is thread-sensitive: every call of a daphne
 process runs on one thread. On PostgreSQL a move spends most of its time on
 that thread waiting for the server (its queries' round trips, the commit's
 WAL flush), with the GIL released and the process' cores idle, and every
 other table's move waits behind it: one process carried about 1 / (a move's
-wall time on the thread) moves a second, whatever its cores could do.
+wall time on the thread) moves a second, whatever its cores could do. Any
+other call on that thread (a badge's count, a division's standings, a token
+check) held them all up the same way.
 
 Here that work runs on `DATABASE_THREADS` threads of the process instead
-(`run`), each with its own connection, taken from and given back to the
-process' pool (Django's PostgreSQL pool, `DATABASE_POOL`) around each call as
-channels does (`close_old_connections` before and after). The pool of threads
-is bounded, so a flood of frames waits in line (`gameplay.inbound.in_line`
+(`run`): the game socket's (gameplay/consumers.py: moves, chat, states,
+presence), the badge socket's counts (gameplay/badge.py), a division's
+standings socket (leagues/consumers.py), the session sockets' user lookup
+when they open (gameplay/socket_auth.py, in place of channels'
+AuthMiddleware's), a socket's check of its token when its session or token
+ends (gameplay/inbound.py), the API's token check for sockets (api/ws.py)
+and its event streams (api/streams.py; as a request, each would otherwise
+hold a thread of its own for as long as it stays open). Django's HTTP views
+keep their thread per request. Each thread has its own connection, taken
+from and given back to the process' pool (Django's PostgreSQL pool,
+`DATABASE_POOL`) around each call as channels does (`close_old_connections`
+before and after). The pool of threads is bounded, so a flood of frames waits in line (`gameplay.inbound.in_line`
 answers "busy" past its limits) and never opens more than that many
 connections.
 

@@ -58,7 +58,6 @@ from typing import Any
 
 from aiolimiter import AsyncLimiter
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
@@ -425,7 +424,7 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         before every message: a hop to the thread that runs every
         `database_sync_to_async` call of the process, to close database
         connections that are too old. These consumers touch the database
-        only through `database_sync_to_async`, which does that itself before
+        only through `gameplay.database_threads`, which does that itself before
         and after each call; the hop only made every frame and every state
         delivered to a socket wait in line behind the database work of the
         whole process (under load, other tables' moves)."""
@@ -495,7 +494,7 @@ class GatedConsumer(AsyncJsonWebsocketConsumer):
         A socket opened with an API token closes when its token no longer holds
         (revoked, expired, the account suspended or deactivated), not for a password change."""
         credential = self.scope.get("credential")
-        if credential is not None and await database_sync_to_async(credential.still_valid)():
+        if credential is not None and await database_threads.run(None, credential.still_valid):
             return
         await self.close(code=sockets.CLOSE_SIGNED_OUT)
 

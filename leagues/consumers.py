@@ -1,13 +1,17 @@
 """The live standings' WebSocket consumer (protocol: `leagues.live`): thin,
-it checks who may follow, joins its language's group and forwards."""
+it checks who may follow, joins its language's group and forwards.
+
+Its two reads run on the process' database threads (`gameplay.database_threads`),
+as every socket's do: a division's slow standings hold up no other socket. No
+order to keep (key None): a socket handles one message at a time, and the
+pushed standings come from the channel layer, not from these reads."""
 
 import time
 
-from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from gameplay import inbound
+from gameplay import database_threads, inbound
 from gameplay.i18n import socket_language
 from leagues import live
 
@@ -20,7 +24,7 @@ class StandingsConsumer(inbound.GatedConsumer):
     async def open(self) -> None:
         self.division_id = self.scope["url_route"]["kwargs"]["division_id"]
         self.language = live.language_of(socket_language(self.scope))
-        if not await database_sync_to_async(live.may_follow)(self.division_id, self.scope["user"]):
+        if not await database_threads.run(None, live.may_follow, self.division_id, self.scope["user"]):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = live.group_name(self.division_id, self.language)
@@ -35,7 +39,7 @@ class StandingsConsumer(inbound.GatedConsumer):
         if now - self.last_sync < live.SYNC_SECONDS:
             return  # the standings cost a read of every game: one resync at a time is enough
         self.last_sync = now
-        message = await database_sync_to_async(live.current)(self.division_id, self.language)
+        message = await database_threads.run(None, live.current, self.division_id, self.language)
         if message is not None:
             await self.send_json(message)
 
