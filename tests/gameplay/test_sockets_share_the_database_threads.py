@@ -53,19 +53,36 @@ def two_threads(settings):
     settings.DATABASE_THREADS = 2
 
 
+@pytest.fixture
+def hold(monkeypatch):
+    """hold(module, name, held_when): that function of the module held as HeldCall does;
+    every held call is released when the test ends, whatever happened."""
+    made = []
+
+    def holding(module, name: str, held_when) -> HeldCall:
+        held = HeldCall(getattr(module, name), held_when)
+        monkeypatch.setattr(module, name, held)
+        made.append(held)
+        return held
+
+    yield holding
+    for held in made:
+        held.release.set()
+
+
 async def until(condition) -> None:
-    while not condition():
-        await asyncio.sleep(0.001)
+    async with asyncio.timeout(10):
+        while not condition():
+            await asyncio.sleep(0.001)
 
 
 def socket(path: str, headers: list) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-def test_a_badge_count_arrives_while_another_users_count_holds_a_database_thread(players, two_threads, monkeypatch):
+def test_a_badge_count_arrives_while_another_users_count_holds_a_database_thread(players, two_threads, hold):
     slow_user, user = players[0], players[1]
-    held = HeldCall(badge.waiting_count, lambda user_id: user_id == slow_user.pk)
-    monkeypatch.setattr(badge, "waiting_count", held)
+    held = hold(badge, "waiting_count", lambda user_id: user_id == slow_user.pk)
     slow_headers, headers = headers_for(slow_user), headers_for(user)
 
     async def scenario():
@@ -87,12 +104,10 @@ def test_a_badge_count_arrives_while_another_users_count_holds_a_database_thread
     assert held.ran_on_the_database_threads()
 
 
-def test_a_session_socket_opens_while_another_sessions_lookup_holds_a_database_thread(players, two_threads,
-                                                                                         monkeypatch):
+def test_a_session_socket_opens_while_another_sessions_lookup_holds_a_database_thread(players, two_threads, hold):
     slow_headers, headers = headers_for(players[0]), headers_for(players[1])
     slow_key = dict(slow_headers)[b"cookie"].decode().partition("=")[2]
-    held = HeldCall(socket_auth.read_user, lambda scope: scope["session"].session_key == slow_key)
-    monkeypatch.setattr(socket_auth, "read_user", held)
+    held = hold(socket_auth, "read_user", lambda scope: scope["session"].session_key == slow_key)
 
     async def scenario():
         slow = socket("/ws/me/", slow_headers)
@@ -114,11 +129,9 @@ def test_a_session_socket_opens_while_another_sessions_lookup_holds_a_database_t
     assert held.ran_on_the_database_threads()
 
 
-def test_a_division_socket_is_answered_while_another_divisions_check_holds_a_database_thread(two_threads,
-                                                                                                monkeypatch):
+def test_a_division_socket_is_answered_while_another_divisions_check_holds_a_database_thread(two_threads, hold):
     slow_division = NO_SUCH_DIVISION - 1
-    held = HeldCall(live.may_follow, lambda division_id, user: division_id == slow_division)
-    monkeypatch.setattr(live, "may_follow", held)
+    held = hold(live, "may_follow", lambda division_id, user: division_id == slow_division)
 
     async def scenario():
         slow = socket(f"/ws/leagues/divisions/{slow_division}/", [ORIGIN])
@@ -135,9 +148,8 @@ def test_a_division_socket_is_answered_while_another_divisions_check_holds_a_dat
     assert held.ran_on_the_database_threads()
 
 
-def test_a_token_socket_is_answered_while_another_tokens_check_holds_a_database_thread(two_threads, monkeypatch):
-    held = HeldCall(tokens.authenticate, lambda raw: raw == "kt_slow")
-    monkeypatch.setattr(tokens, "authenticate", held)
+def test_a_token_socket_is_answered_while_another_tokens_check_holds_a_database_thread(two_threads, hold):
+    held = hold(tokens, "authenticate", lambda raw: raw == "kt_slow")
 
     async def scenario():
         slow = socket("/ws/me/", [(b"authorization", b"Bearer kt_slow")])
@@ -155,12 +167,11 @@ def test_a_token_socket_is_answered_while_another_tokens_check_holds_a_database_
 
 
 def test_an_account_stream_goes_on_while_another_streams_read_holds_a_database_thread(players, two_threads,
-                                                                                         settings, monkeypatch):
+                                                                                         settings, hold):
     settings.API_STREAM_POLL_SECONDS = 0.05
     settings.API_STREAM_MAX_SECONDS = 3
     slow_user, user = players[0], players[1]
-    held = HeldCall(streams._account_now, lambda user_id, games, challenges: user_id == slow_user.pk)
-    monkeypatch.setattr(streams, "_account_now", held)
+    held = hold(streams, "_account_now", lambda user_id, games, challenges: user_id == slow_user.pk)
     slow_token, token = token_for(slow_user), token_for(user)
 
     async def scenario():
