@@ -46,8 +46,9 @@ from collections.abc import AsyncIterator, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from django.conf import settings
+from django.db import close_old_connections
 
 _executor: ThreadPoolExecutor | None = None
 _executor_key: tuple[int, int] | None = None  # (pid, threads) it was made for
@@ -62,13 +63,32 @@ def thread_count() -> int:
 
 def executor() -> ThreadPoolExecutor:
     """The process' pool of database threads: made on first use, again in a
-    forked child or when the setting changed (tests)."""
+    forked child or when the setting changed (tests: the one it replaces
+    ends its threads once their calls are done)."""
     global _executor, _executor_key
     wanted = (os.getpid(), thread_count())
     if _executor is None or _executor_key != wanted:
+        if _executor is not None and _executor_key[0] == wanted[0]:
+            # Not in a forked child: the parent's executor has no threads there, and its lock may be held.
+            _executor.shutdown(wait=False)
         _executor = ThreadPoolExecutor(max_workers=wanted[1], thread_name_prefix="database")
         _executor_key = wanted
     return _executor
+
+
+def _handing_connections_back(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`func` with the thread's connections given back (to the pool) or closed
+    when too old before and after it, as channels' `DatabaseSyncToAsync` does.
+    Not through that class: channels' test communicators turn its
+    `close_old_connections` into a no-op while they wait (to spare the test's
+    own connection), and a thread of this pool then kept its connection past
+    its call, its test, and the test session (PostgreSQL could not drop the
+    test database). Never the test's connection here: these threads share none."""
+    close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 @contextlib.asynccontextmanager
@@ -91,9 +111,10 @@ async def _turn_of(key: Hashable | None) -> AsyncIterator[None]:
 async def run(key: Hashable | None, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`func(*args, **kwargs)` on one of the process' database threads, after every call
     of the same `key` made before it (None: no order to keep), with the
-    thread's connection handled as `database_sync_to_async` handles it."""
+    thread's connection handed back after it (`_handing_connections_back`)."""
     async with _turn_of(key):
-        return await DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor())(*args, **kwargs)
+        call = SyncToAsync(_handing_connections_back, thread_sensitive=False, executor=executor())
+        return await call(func, *args, **kwargs)
 
 
 def waiting_keys() -> int:

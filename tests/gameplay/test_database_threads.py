@@ -15,6 +15,7 @@ from gameplay import database_threads, inbound
 from gameplay.models import Game
 
 from .conftest import a_legal_action, acting_player
+from .test_badge import communicator as badge_socket, headers_for as badge_headers_for
 from .test_busy_past_saturation import next_of, opened
 from .test_consumer import headers_for
 
@@ -123,3 +124,24 @@ def test_a_calls_connection_is_given_back_when_it_returns(settings):
 
     used, kept = async_to_sync(scenario)()
     assert used and not kept
+
+
+def test_a_calls_connection_is_given_back_even_while_a_channels_test_communicator_waits(players, settings):
+    # channels' test communicators make `channels.db.close_old_connections` a no-op while they wait (to spare
+    # the test's own connection): the threads' calls must give their connections back all the same, or the
+    # threads keep them past the test and the test database cannot be dropped at the end (PostgreSQL).
+    settings.DATABASE_THREADS = 1
+    headers = badge_headers_for(players[0])
+
+    def still_open():
+        return connection.connection is not None
+
+    async def scenario():
+        ws = badge_socket(headers)
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=5)  # the count: read on the database thread while connect() waited
+        await ws.disconnect()
+        # Straight onto the thread, not through `run` (which closes what it finds before the call).
+        return await asyncio.wrap_future(database_threads.executor().submit(still_open))
+
+    assert async_to_sync(scenario)() is False
