@@ -21,9 +21,12 @@ hold a thread of its own for as long as it stays open). Django's HTTP views
 keep their thread per request. Each thread has its own connection, taken
 from and given back to the process' pool (Django's PostgreSQL pool,
 `DATABASE_POOL`) around each call as channels does (`close_old_connections`
-before and after). The pool of threads is bounded, so a flood of frames waits in line (`gameplay.inbound.in_line`
+before and after, `_handing_connections_back`). The pool of threads is
+bounded, so a flood of frames waits in line (`gameplay.inbound.in_line`
 answers "busy" past its limits) and never opens more than that many
-connections.
+connections. A thread holds no connection between calls, so nothing is left
+to give back when the process ends (or a test session: PostgreSQL's test
+database can be dropped); an exiting process joins the idle threads.
 
 Per game order is kept: the calls of one key (a game's id) run one after
 another, in the order they were made, each only once the one before it
