@@ -2,8 +2,8 @@
 (gameplay/database_threads.py, issue 45 item 3), not on channels' one
 thread-sensitive thread: the badge socket, the session sockets' user lookup,
 a division's standings socket, the API's event streams and its token check
-for sockets. So one slow call of any of them holds up no other socket's, as
-it did when they all shared one thread."""
+for sockets. So one slow call of any of them holds up no other socket's
+(on the one thread, it held them all up). Each test fails on that thread."""
 
 import asyncio
 import threading
