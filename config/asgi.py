@@ -7,6 +7,19 @@ What the process has built by the end of this module (Django, the apps,
 their modules: about 160,000 objects) lives as long as the process, and is
 moved out of the garbage collector's sight (`gc.freeze`): a full collection
 walked them all, 80-130 ms in which the process served none of its sockets.
+
+What comes after cannot be frozen: each open socket keeps a few hundred
+objects (its pending receive, tasks, futures, contexts) that are renewed with
+every message it gets, so they live long enough to reach the oldest
+generation and die there. With Python's default thresholds a full collection
+came once a quarter of the oldest generation was new, after ten collections
+of the middle one: every 7 s at 75 moves a second on 600 sockets, each taking
+100-150 ms of the process' only GIL. About 2% of moves waited behind one,
+which made the p99 of a move's round trip ten times one game's while daphne
+used under half a core (bench/README.md, issue 45). A full collection now
+waits for a hundred collections of the middle generation: ten times rarer,
+as long, so a move meets one ten times less often; the cyclic garbage it
+frees (a few thousand objects a collection) waits ten times as long.
 """
 
 import gc
@@ -38,3 +51,5 @@ application = ProtocolTypeRouter(
 )
 
 gc.freeze()
+FULL_COLLECTION_AFTER = 100  # collections of the middle generation (Python's default: 10)
+gc.set_threshold(*gc.get_threshold()[:2], FULL_COLLECTION_AFTER)
