@@ -182,10 +182,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # API's event streams and its token check for sockets, and the session sockets'
 # user lookup when they open (gameplay/socket_auth.py). HTTP views keep Django's
 # thread per request.
-# SQLite takes one write at a time: one thread there. At most DATABASE_POOL
-# (the pool also serves the pages' requests).
+# SQLite takes one write at a time: one thread there. On PostgreSQL two: four
+# made a move's round trip slower at 150 games on one process, p99 227-242 ms
+# against 98-126 and p50 29-35 against 22-26 (alternated twice, bench/README.md,
+# issue 45): the threads' Python shares one GIL, and a second thread is
+# what lets one table's move go on while another's waits for the server.
+# At most DATABASE_POOL (the pool also serves the pages' requests).
 _pool = DATABASES["default"].get("OPTIONS", {}).get("pool")
-_default_threads = min(4, _pool["max_size"]) if _pool else 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4
+_default_threads = min(2, _pool["max_size"]) if _pool else 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 2
 DATABASE_THREADS = env.int("DATABASE_THREADS", default=_default_threads, validate=validate.Range(min=1))
 if _pool and DATABASE_THREADS > _pool["max_size"]:
     raise ImproperlyConfigured("DATABASE_THREADS may not exceed DATABASE_POOL: each thread holds a pooled connection")
