@@ -129,20 +129,24 @@ def test_a_session_socket_opens_while_another_sessions_lookup_holds_a_database_t
     assert held.ran_on_the_database_threads()
 
 
+async def connected_while_another_is_held(held, slow: tuple, other: tuple) -> tuple:
+    """(the other socket's connect answer, whether the slow one's call was still held then,
+    the slow one's answer once released); each socket given as (path, headers)."""
+    slow_connecting = asyncio.ensure_future(socket(*slow).connect(timeout=30))
+    await until(held.holding.is_set)
+    answer = await socket(*other).connect(timeout=5)
+    still_held = not slow_connecting.done()
+    held.release.set()
+    return answer, still_held, await slow_connecting
+
+
 def test_a_division_socket_is_answered_while_another_divisions_check_holds_a_database_thread(two_threads, hold):
     slow_division = NO_SUCH_DIVISION - 1
     held = hold(live, "may_follow", lambda division_id, user: division_id == slow_division)
 
-    async def scenario():
-        slow = socket(f"/ws/leagues/divisions/{slow_division}/", [ORIGIN])
-        slow_connecting = asyncio.ensure_future(slow.connect(timeout=30))
-        await until(held.holding.is_set)
-        answer = await socket(f"/ws/leagues/divisions/{NO_SUCH_DIVISION}/", [ORIGIN]).connect(timeout=5)
-        still_held = not slow_connecting.done()
-        held.release.set()
-        return answer, still_held, await slow_connecting
-
-    answer, still_held, slow_answer = async_to_sync(scenario)()
+    answer, still_held, slow_answer = async_to_sync(connected_while_another_is_held)(
+        held, (f"/ws/leagues/divisions/{slow_division}/", [ORIGIN]),
+        (f"/ws/leagues/divisions/{NO_SUCH_DIVISION}/", [ORIGIN]))
     assert answer == (False, 4403) and still_held  # an unknown division: refused, and at once
     assert slow_answer == (False, 4403)
     assert held.ran_on_the_database_threads()
@@ -151,16 +155,9 @@ def test_a_division_socket_is_answered_while_another_divisions_check_holds_a_dat
 def test_a_token_socket_is_answered_while_another_tokens_check_holds_a_database_thread(two_threads, hold):
     held = hold(tokens, "authenticate", lambda raw: raw == "kt_slow")
 
-    async def scenario():
-        slow = socket("/ws/me/", [(b"authorization", b"Bearer kt_slow")])
-        slow_connecting = asyncio.ensure_future(slow.connect(timeout=30))
-        await until(held.holding.is_set)
-        answer = await socket("/ws/me/", [(b"authorization", b"Bearer kt_unknown")]).connect(timeout=5)
-        still_held = not slow_connecting.done()
-        held.release.set()
-        return answer, still_held, await slow_connecting
-
-    answer, still_held, slow_answer = async_to_sync(scenario)()
+    answer, still_held, slow_answer = async_to_sync(connected_while_another_is_held)(
+        held, ("/ws/me/", [(b"authorization", b"Bearer kt_slow")]),
+        ("/ws/me/", [(b"authorization", b"Bearer kt_unknown")]))
     assert answer == (False, 4401) and still_held  # an unknown token: refused, and at once
     assert slow_answer == (False, 4401)
     assert held.ran_on_the_database_threads()
