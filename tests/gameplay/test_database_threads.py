@@ -23,8 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def until(condition) -> None:
-    while not condition():
-        await asyncio.sleep(0.001)
+    """Poll `condition` until it holds; a scenario that never gets there fails instead of hanging."""
+    async with asyncio.timeout(10):
+        while not condition():
+            await asyncio.sleep(0.001)
 
 
 def test_a_move_is_applied_while_another_games_work_holds_a_database_thread(joker_game, players, settings):

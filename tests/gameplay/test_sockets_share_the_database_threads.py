@@ -20,6 +20,7 @@ from tests.api.conftest import token_for
 from tests.api.test_streams import Stream
 
 from .test_consumer import ORIGIN, headers_for
+from .test_database_threads import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,12 +69,6 @@ def hold(monkeypatch):
     yield holding
     for held in made:
         held.release.set()
-
-
-async def until(condition) -> None:
-    async with asyncio.timeout(10):
-        while not condition():
-            await asyncio.sleep(0.001)
 
 
 def socket(path: str, headers: list) -> WebsocketCommunicator:
