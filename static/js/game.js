@@ -22,7 +22,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + root.dataset.ws);
-    socket.onopen = () => { setConnection(true); stopPolling(); };
+    socket.onopen = () => { setConnection(true); stopPolling(); chat.connected(); };
     socket.onmessage = (e) => receive(JSON.parse(e.data));
     socket.onclose = () => {
       setConnection(false);
@@ -484,14 +484,22 @@
       messages.set(Number(li.dataset.id), { id: Number(li.dataset.id), author: author ? author.textContent.replace(/: $/, "") : "",
         text: author ? li.textContent.slice(author.textContent.length) : li.textContent, hidden: false });
     });
+    // A message sent before the socket is open (a page just loaded, a reconnect) stays in its box
+    // and goes as soon as the socket opens: it is never dropped without a word.
+    let waiting = false;
+    function sendTyped() {
+      const input = form.querySelector("input[name=text]");
+      if (current.status !== "active") { waiting = false; setOpen(false); return; }
+      if (!input.value.trim()) { waiting = false; return; }
+      if (!socket || socket.readyState !== WebSocket.OPEN) { waiting = true; return; }
+      waiting = false;
+      socket.send(JSON.stringify({ type: "chat", text: input.value }));
+      input.value = "";
+    }
     if (form) {
       form.addEventListener("submit", (e) => {
         e.preventDefault();
-        const input = form.querySelector("input[name=text]");
-        if (current.status !== "active") { setOpen(false); return; }
-        if (!input.value.trim() || !socket || socket.readyState !== WebSocket.OPEN) return;
-        socket.send(JSON.stringify({ type: "chat", text: input.value }));
-        input.value = "";
+        sendTyped();
       });
     }
     // Once the game is over the chat stays readable, and no longer takes messages.
@@ -501,6 +509,7 @@
     }
     return {
       setOpen,
+      connected() { if (form && waiting) sendTyped(); },
       replace(items) { messages.clear(); items.forEach((m) => messages.set(m.id, m)); draw(); },
       add(message) { messages.set(message.id, message); draw(); },
     };
