@@ -20,7 +20,8 @@ from gameplay.records import RESIGN, RULES, TIMEOUT, apply_recorded
 from gameplay.services import clocks as seat_clocks
 from gameplay.services import tables
 from gameplay.services.after_commit import game_changed
-from gameplay.services.base import GameError, MoveResult, ensure_may_play, insert_rows, locked_game, save_rows, save_seats, seat_of
+from gameplay.services.base import (GameError, MoveResult, ensure_may_play, insert_rows, locked_game, save_rows,
+                                    save_seats, seat_of, writes_sent_together)
 
 log = logging.getLogger(__name__)
 
@@ -157,10 +158,11 @@ def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, m
     if engine.is_over(new_state):
         _finish(game, engine, now)
         fields += ["status", "finished_at"]
-    save_rows([game], fields)
-    used_seconds = seat_clocks.update_clocks(game, engine, now, mover=position)
-    moves[0].time_used_ms = int(used_seconds * 1000)
-    insert_rows(moves)
+    with writes_sent_together():
+        save_rows([game], fields)
+        used_seconds = seat_clocks.update_clocks(game, engine, now, mover=position)
+        moves[0].time_used_ms = int(used_seconds * 1000)
+        insert_rows(moves)
     if by == Move.By.PLAYER:
         _end_auto_streak(game, position)
     game_changed(game, events=events)

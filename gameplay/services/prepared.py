@@ -35,11 +35,42 @@ class PreparedQuery:
         self.parameters = parameters
 
     def __call__(self, using: str = "default", **values) -> list:
-        connection = connections[using]
+        return self.compiled(connections[using]).run(values)
+
+    def compiled(self, connection) -> "_Compiled":
         compiled = connection.__dict__.setdefault("_prepared_queries", {}).get(self.name)
         if compiled is None:
             compiled = connection._prepared_queries[self.name] = _Compiled(self, connection)
-        return compiled.run(values)
+        return compiled
+
+
+def run_together(queries: list[tuple[PreparedQuery, dict]], using: str = "default") -> list[list]:
+    """Each (query, its values)'s objects, as `query(**values)` returns them;
+    on PostgreSQL in one round trip (one string of statements, run in their
+    order: Django's psycopg cursors bind parameters on the client, which
+    allows that; each statement's rows come as a result set of their own).
+    For queries none of which depends on another's rows; a lock the first
+    takes is held when the next runs, as with separate calls."""
+    connection = connections[using]
+    compiled = [query.compiled(connection) for query, _ in queries]
+    if not several_statements_per_call(connection):
+        return [each.run(values) for each, (_, values) in zip(compiled, queries)]
+    sql = "; ".join(each.sql for each in compiled)
+    params = [value for each, (_, values) in zip(compiled, queries) for value in each.params_for(values)]
+    results = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for index, each in enumerate(compiled):
+            if index:
+                cursor.nextset()
+            results.append(each.objects(cursor.fetchall()))
+    return results
+
+
+def several_statements_per_call(connection) -> bool:
+    """PostgreSQL with client-side parameter binding (Django's default for psycopg 3)."""
+    return (connection.vendor == "postgresql"
+            and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
 
 
 def _field(path: str) -> Field:
@@ -73,14 +104,19 @@ class _Compiled:
         self.converters = self.compiler.get_converters([column[0] for column in select[:self.compiler.col_count]])
 
     def run(self, values: dict) -> list:
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, self.params_for(values))
+            return self.objects(cursor.fetchall())
+
+    def params_for(self, values: dict) -> list:
         params = list(self.params)
         for name, value in values.items():
             prepared = self.fields[name].get_db_prep_value(value, self.connection, prepared=False)
             for position in self.slots[name]:
                 params[position] = prepared
-        with self.connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
-            rows = cursor.fetchall()
+        return params
+
+    def objects(self, rows: list) -> list:
         objects = []
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)

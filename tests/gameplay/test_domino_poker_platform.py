@@ -23,7 +23,7 @@ from gameplay.schedules.domino_poker import schedule_lines
 from gameplay.services import after_commit
 
 from .conftest import client_for
-from .test_move_queries import REQUEST_QUERIES, count_move, queued  # noqa: F401 (queued: a fixture)
+from .test_move_queries import count_move, queued, request_queries  # noqa: F401 (queued: a fixture)
 
 pytestmark = pytest.mark.django_db
 DOMINO = get_engine("domino_poker")
@@ -349,7 +349,7 @@ def test_a_secret_choice_costs_a_move_its_usual_queries_and_stops_only_its_maker
     after_commit.wait_until_queued(timeout=10)  # the earlier moves' tasks, queued by a thread of its own
     queued.clear()
     counts = count_move(game, players[1], {"type": "reveal", "show": True}, django_capture_on_commit_callbacks, queued)
-    assert counts[:2] == (REQUEST_QUERIES, 0)
+    assert counts[:2] == (request_queries(), 0)
     assert not queued[0]["clock_started"]  # the other clock runs on; nobody's starts
 
 

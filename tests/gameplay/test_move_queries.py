@@ -22,9 +22,17 @@ DURAK = get_engine("durak")
 
 # In the request: SAVEPOINT, the locked game, its seats with their users (and
 # whether each has a vacation), the game's UPDATE, one UPDATE of the seats
-# whose clocks changed, the Move INSERT, RELEASE. The fan-out after the
-# commit: nothing. A player with a recent or coming vacation: one more query.
-REQUEST_QUERIES = 7
+# whose clocks changed, the Move INSERT, RELEASE. On PostgreSQL the two reads
+# go to the server in one call (`services.prepared.run_together`), and so do
+# the three writes (`services.base.writes_sent_together`).
+# The fan-out after the commit: nothing. A player with a recent or coming
+# vacation: one more query.
+SQLITE_REQUEST_QUERIES = 7
+POSTGRESQL_REQUEST_QUERIES = 4
+
+
+def request_queries() -> int:
+    return POSTGRESQL_REQUEST_QUERIES if connection.vendor == "postgresql" else SQLITE_REQUEST_QUERIES
 
 
 @pytest.fixture
@@ -58,17 +66,17 @@ def count_move(game, user, action, capture_on_commit, queued) -> tuple[int, int,
 
 
 @pytest.mark.django_db
-def test_a_joker_move_costs_seven_queries_in_the_request(
+def test_a_joker_move_costs_seven_queries_in_the_request_four_on_postgresql(
         joker_game, players, django_capture_on_commit_callbacks, queued):
     position, user = acting_player(joker_game, players)
     action = JOKER.legal_actions(joker_game.state, position)[0]
     counts = count_move(joker_game, user, action, django_capture_on_commit_callbacks, queued)
-    assert counts == (REQUEST_QUERIES, 0, JOKER_MOVE_TASK)
+    assert counts == (request_queries(), 0, JOKER_MOVE_TASK)
     assert queued[0]["deadlines"] and queued[0]["clock_started"] and not queued[0]["bot"]
 
 
 @pytest.mark.django_db
-def test_a_durak_move_that_opens_the_throwers_window_costs_seven_queries_in_the_request(
+def test_a_durak_move_that_opens_the_throwers_window_costs_seven_queries_in_the_request_four_on_postgresql(
         players, django_capture_on_commit_callbacks, queued):
     game = started_game("durak", players[:3])
     state, _ = DURAK.apply(scripted([["7S", "KC"], ["9S", "6C", "8C"], ["TD", "6D"]], talon=["8S", "QH"]), 0,
@@ -79,7 +87,7 @@ def test_a_durak_move_that_opens_the_throwers_window_costs_seven_queries_in_the_
     queued.clear()
     action = {"type": "beat", "attack": "7S", "card": "9S"}
     counts = count_move(game, players[1], action, django_capture_on_commit_callbacks, queued)
-    assert counts == (REQUEST_QUERIES, 0, DURAK_WINDOW_MOVE_TASK)
+    assert counts == (request_queries(), 0, DURAK_WINDOW_MOVE_TASK)
     assert len(queued[0]["clock_started"]) == 2  # both throwers' clocks start
 
 
@@ -100,7 +108,7 @@ def test_a_vacation_of_a_player_costs_one_more_query_and_still_stops_his_clock(
     now = timezone.now()
     Vacation.objects.create(user=next_user, starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=2))
     counts = count_move(joker_game, user, action, django_capture_on_commit_callbacks, queued)
-    assert counts[:2] == (REQUEST_QUERIES + 1, 0)
+    assert counts[:2] == (request_queries() + 1, 0)
     seat = joker_game.seats.get(position=next_position)
     assert seat.deadline > now + timedelta(days=2)  # his clock runs only after his vacation
 
@@ -167,3 +175,54 @@ def test_the_fan_out_of_a_change_that_moved_no_clock_reads_vacations_only_of_tho
     Vacation.objects.create(user=players[2], starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=2))
     queries, away = fan_out_queries()
     assert queries == 1 and list(away) == [next(s.position for s in joker_game.seats.all() if s.user == players[2])]
+
+
+@pytest.mark.django_db
+def test_writes_sent_together_land_together_and_a_refused_one_is_raised_at_the_blocks_end(joker_game):
+    from django.db import IntegrityError, transaction
+
+    from gameplay.models import Game, Move
+    from gameplay.services.base import insert_rows, save_rows, writes_sent_together
+
+    version = joker_game.version
+    joker_game.version = version + 1
+    with CaptureQueriesContext(connection) as captured:
+        with transaction.atomic():
+            with writes_sent_together():
+                save_rows([joker_game], ["version"])
+                insert_rows([Move(game=joker_game, seq=version + 1, position=0, action={"type": "x"},
+                                  by=Move.By.PLAYER, client_move_id="together")])
+                assert Game.objects.get(pk=joker_game.pk).version == version  # not sent yet
+    assert Game.objects.get(pk=joker_game.pk).version == version + 1
+    assert Move.objects.filter(game=joker_game, client_move_id="together").count() == 1
+    sent = [q for q in captured.captured_queries if "gameplay_move" in q["sql"] or "gameplay_game" in q["sql"]]
+    assert len(sent) == (2 if connection.vendor != "postgresql" else 1) + 1  # + the check inside
+
+    joker_game.version = version + 2
+    with pytest.raises(IntegrityError), transaction.atomic():
+        with writes_sent_together():
+            save_rows([joker_game], ["version"])
+            insert_rows([Move(game=joker_game, seq=version + 2, position=0, action={"type": "x"},
+                              by=Move.By.PLAYER, client_move_id="together")])  # the id is taken
+    assert Game.objects.get(pk=joker_game.pk).version == version + 1  # nothing of the block stayed
+
+
+@pytest.mark.django_db
+def test_the_locked_game_and_its_seats_are_read_in_one_call_on_postgresql(joker_game):
+    from django.db import transaction
+
+    from gameplay.services.base import locked_game
+
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        game = locked_game(joker_game.pk, seats=True)
+        seats = list(game.seats.all())
+    reads = [q for q in captured.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(reads) == (1 if connection.vendor == "postgresql" else 2)
+    assert "FOR UPDATE" in reads[0]["sql"] or connection.vendor == "sqlite"  # SQLite locks the whole file
+    assert game.version == joker_game.version and game.state == joker_game.state
+    assert [s.position for s in seats] == sorted(s.position for s in joker_game.seats.all())
+    assert {s.user for s in seats} == {s.user for s in joker_game.seats.all()} and all(s.game is game for s in seats)
+    assert all(hasattr(s, "has_vacations") for s in seats)
+    with pytest.raises(services.GameError) as missing, transaction.atomic():
+        locked_game(joker_game.pk + 1000, seats=True)
+    assert missing.value.code == "not_found"
