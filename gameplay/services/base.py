@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from datetime import UTC, datetime, timedelta
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Exists, Model, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -159,19 +159,22 @@ def writes_sent_together() -> Iterator[None]:
     event loop. Only for writes that no read inside the block depends on;
     an error of any of them (a Move id taken) is raised at the block's end,
     in the same transaction."""
-    if connection.__dict__.get("_queued_writes") is not None:
+    # Kept on this thread's connection object (`connections`), not on `connection`:
+    # that is one proxy object shared by every thread.
+    this_thread = connections[DEFAULT_DB_ALIAS]
+    if getattr(this_thread, "_queued_writes", None) is not None:
         yield  # an enclosing block sends them
         return
-    queued = connection.__dict__["_queued_writes"] = []
+    queued = this_thread._queued_writes = []
     try:
         yield
     finally:
-        connection.__dict__["_queued_writes"] = None
+        this_thread._queued_writes = None
     _send_together(queued)
 
 
 def _write(sql: str, rows: list[list]) -> None:
-    queued = connection.__dict__.get("_queued_writes")
+    queued = getattr(connections[DEFAULT_DB_ALIAS], "_queued_writes", None)
     if queued is not None:
         queued.append((sql, rows))
     else:

@@ -485,7 +485,7 @@
         text: author ? li.textContent.slice(author.textContent.length) : li.textContent, hidden: false });
     });
     // A message sent before the socket is open (a page just loaded, a reconnect) stays in its box
-    // and goes as soon as the socket opens: it is never dropped without a word.
+    // and goes as soon as the socket opens, instead of being dropped.
     let waiting = false;
     function sendTyped() {
       const input = form.querySelector("input[name=text]");

@@ -226,3 +226,32 @@ def test_the_locked_game_and_its_seats_are_read_in_one_call_on_postgresql(joker_
     with pytest.raises(services.GameError) as missing, transaction.atomic():
         locked_game(joker_game.pk + 1000, seats=True)
     assert missing.value.code == "not_found"
+
+
+@pytest.mark.django_db
+def test_a_block_of_writes_on_one_thread_holds_back_no_write_of_another_thread(joker_game):
+    """The writes a block holds back are its own thread's: the database threads
+    run several games' moves at once, and `django.db.connection` is one object
+    shared by every thread."""
+    import threading
+
+    from gameplay.models import Game
+    from gameplay.services.base import save_rows, writes_sent_together
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def a_block_on_another_thread() -> None:
+        with writes_sent_together():
+            inside.set()
+            leave.wait(10)
+
+    other = threading.Thread(target=a_block_on_another_thread)
+    other.start()
+    try:
+        assert inside.wait(10)
+        joker_game.version += 5
+        save_rows([joker_game], ["version"])
+        assert Game.objects.get(pk=joker_game.pk).version == joker_game.version  # written at once
+    finally:
+        leave.set()
+        other.join(10)
