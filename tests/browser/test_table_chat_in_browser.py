@@ -7,13 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in, new_page
+from tests.browser.test_accounts_in_browser import PASSWORD, scenario
 
 pytestmark = pytest.mark.browser
-PASSWORD = "kitchen-Table-2024"
-
-
-def scenario(live_site, name: str, *args: str) -> dict:
-    return live_site.run_scenario_of("tests.browser.account_scenario", name, *args)
 
 
 def test_a_line_sent_while_the_socket_is_not_open_goes_when_it_opens(browser, live_site):
