@@ -522,3 +522,14 @@ def test_the_flood_guard_starts_no_thread(settings):
 
     before, after = on_clock(scenario)
     assert after == before
+
+
+# ---- what the sockets send ------------------------------------------------------------------
+
+
+def test_a_message_sent_is_the_json_the_standard_library_reads_back_with_text_keys():
+    message = {"type": "state", "players": [{"name": "Лев Толстой", "points": -12.5, "clock": None}],
+               "blocked": {"7H": "Масть!"}, "scores": {0: 3, 1: -2}, "legal": [], "over": False}
+    text = async_to_sync(inbound.GatedConsumer.encode_json)(message)
+    assert isinstance(text, str)
+    assert json.loads(text) == {**message, "scores": {"0": 3, "1": -2}}
