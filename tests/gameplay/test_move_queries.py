@@ -7,12 +7,19 @@ already read (no query), and the queueing of its follow-up Celery task
 badges, the computer's move. The task's queries are counted too, apart.
 """
 
-import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
+import threading
+from datetime import timedelta
 
-from gameplay import services, tasks
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import Vacation
+from gameplay import broadcast, services, tasks
+from gameplay.models import Game, Move
 from gameplay.services import after_commit
+from gameplay.services.base import insert_rows, locked_game, save_rows, writes_sent_together
 from gameplay.engine import get_engine
 from tests.engine.durak_helpers import scripted
 
@@ -94,12 +101,6 @@ def test_a_durak_move_that_opens_the_throwers_window_costs_seven_queries_in_the_
 @pytest.mark.django_db
 def test_a_vacation_of_a_player_costs_one_more_query_and_still_stops_his_clock(
         joker_game, players, django_capture_on_commit_callbacks, queued):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from accounts.models import Vacation
-
     position, user = acting_player(joker_game, players)
     action = JOKER.legal_actions(joker_game.state, position)[0]
     after, _ = JOKER.apply(joker_game.state, position, action)
@@ -153,15 +154,6 @@ def test_the_fan_out_of_a_change_that_moved_no_clock_reads_vacations_only_of_tho
     when a clock stops or starts; a change that moved none (a seat taken, a
     move by someone whose clock was not running) leaves the fan-out to read
     them: only for a player who has one."""
-    from datetime import timedelta
-
-    from django.db import transaction
-    from django.utils import timezone
-
-    from accounts.models import Vacation
-    from gameplay import broadcast
-    from gameplay.services.base import locked_game
-
     def fan_out_queries() -> tuple[int, dict]:
         with transaction.atomic():
             game = locked_game(joker_game.pk, seats=True)
@@ -179,11 +171,6 @@ def test_the_fan_out_of_a_change_that_moved_no_clock_reads_vacations_only_of_tho
 
 @pytest.mark.django_db
 def test_writes_sent_together_land_together_and_a_refused_one_is_raised_at_the_blocks_end(joker_game):
-    from django.db import IntegrityError, transaction
-
-    from gameplay.models import Game, Move
-    from gameplay.services.base import insert_rows, save_rows, writes_sent_together
-
     version = joker_game.version
     joker_game.version = version + 1
     with CaptureQueriesContext(connection) as captured:
@@ -209,10 +196,6 @@ def test_writes_sent_together_land_together_and_a_refused_one_is_raised_at_the_b
 
 @pytest.mark.django_db
 def test_the_locked_game_and_its_seats_are_read_in_one_call_on_postgresql(joker_game):
-    from django.db import transaction
-
-    from gameplay.services.base import locked_game
-
     with CaptureQueriesContext(connection) as captured, transaction.atomic():
         game = locked_game(joker_game.pk, seats=True)
         seats = list(game.seats.all())
@@ -233,11 +216,6 @@ def test_a_block_of_writes_on_one_thread_holds_back_no_write_of_another_thread(j
     """The writes a block holds back are its own thread's: the database threads
     run several games' moves at once, and `django.db.connection` is one object
     shared by every thread."""
-    import threading
-
-    from gameplay.models import Game
-    from gameplay.services.base import save_rows, writes_sent_together
-
     inside, leave = threading.Event(), threading.Event()
 
     def a_block_on_another_thread() -> None:
