@@ -187,6 +187,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # against 98-126 and p50 29-35 against 22-26 (alternated twice, bench/README.md,
 # issue 45): the threads' Python shares one GIL, and a second thread is
 # what lets one table's move go on while another's waits for the server.
+# Three doubled the p99 at 150 games too (47 and 80 ms against 26 and 33), but
+# past saturation kept the line short (a quarter of the p99, few "busy"
+# answers, the same throughput): a setting for a process that runs saturated.
 # At most DATABASE_POOL (the pool also serves the pages' requests).
 _pool = DATABASES["default"].get("OPTIONS", {}).get("pool")
 _default_threads = min(2, _pool["max_size"]) if _pool else 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 2
