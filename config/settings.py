@@ -129,6 +129,7 @@ def _database(url: str) -> dict:
     """One database's settings from its URL, with the connection policy below."""
     database = dj_database_url.parse(url, conn_max_age=_CONN_MAX_AGE)
     if database["ENGINE"] == "django.db.backends.postgresql":
+        database["ENGINE"] = "config.postgresql"  # Django's, with BEGIN sent with the first statement (config/postgresql)
         # Reused connections on PostgreSQL: a pool per process (psycopg_pool,
         # Django's OPTIONS["pool"]), at most DATABASE_POOL connections, not
         # CONN_MAX_AGE. daphne is an ASGI server: its HTTP views run each request
@@ -205,7 +206,7 @@ DATABASE_REPLICAS = []
 for _number, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
     DATABASES[f"replica{_number}"] = {**_database(_url), "TEST": {"MIRROR": "default"}}
     DATABASE_REPLICAS.append(f"replica{_number}")
-if DATABASE_REPLICAS and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+if DATABASE_REPLICAS and DATABASES["default"]["ENGINE"] != "config.postgresql":
     raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL to name the PostgreSQL primary they replicate")
 DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"] if DATABASE_REPLICAS else []
 READ_OWN_WRITES_SECONDS = env.float("READ_OWN_WRITES_SECONDS", default=10.0, validate=validate.Range(min=0))

@@ -42,7 +42,7 @@ def database_settings(tmp_path, **overrides: str) -> dict:
 def test_on_postgresql_each_process_pools_its_connections_by_default(tmp_path):
     db = database_settings(tmp_path, DATABASE_URL=POSTGRES_URL)
 
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "config.postgresql"  # Django's, sending BEGIN with the first statement
     assert db["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 10}}
     assert db["CONN_MAX_AGE"] == 0  # the pool, not persistent connections (Django refuses both)
     assert db["CONN_HEALTH_CHECKS"] is True  # the pool checks a connection before lending it

@@ -1,0 +1,118 @@
+"""Django's PostgreSQL backend, with a transaction's BEGIN sent in the round
+trip of its first statement (settings' ENGINE "config.postgresql").
+
+With Django's backend, psycopg opens a transaction by sending "BEGIN" on its
+own and waiting for the answer before the transaction's first statement: a
+round trip that carries nothing. On a daphne process' database threads each
+round trip is also one more time the thread must win the GIL back from the
+event loop, which under load is where a move's wait grows (bench/README.md,
+issue 45). Here psycopg stays in autocommit mode and the backend begins the
+transaction itself: the first statement after Django turns autocommit off
+(`transaction.atomic`, `set_autocommit(False)`, or after a commit or rollback
+while it is off) is sent as "BEGIN; <statement>" in one string, and the
+cursor then stands on that statement's result. Django's client-side
+parameter binding (its default for psycopg 3) allows several statements in
+one string; a statement that cannot carry it (`executemany`, `copy`,
+`stream`, a statement given as a psycopg `sql` object, a named cursor's
+DECLARE) has its BEGIN sent alone first, as before. COMMIT and ROLLBACK are
+psycopg's, sent only when a transaction is open: one that ran no statement
+sends neither.
+
+Everything else is Django's backend: the same SQL, the same READ COMMITTED
+transactions. Refused at start: an isolation level in OPTIONS (this BEGIN
+would not carry it) and server-side binding (it takes one statement a call).
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.postgresql import base as postgresql
+
+
+class BeginningCursor(postgresql.Cursor):
+    """Django's psycopg cursor that sends its connection's pending BEGIN with its next statement."""
+
+    def execute(self, query, params=None, **kwargs):
+        if not _take_pending_begin(self.connection):
+            return super().execute(query, params, **kwargs)
+        if not isinstance(query, str):
+            self._send_begin()
+            return super().execute(query, params, **kwargs)
+        super().execute("BEGIN; " + query, params, **kwargs)
+        self.nextset()  # past BEGIN's own result: the statement's rows, rowcount and status
+        return self
+
+    def executemany(self, *args, **kwargs):
+        if _take_pending_begin(self.connection):
+            self._send_begin()
+        return super().executemany(*args, **kwargs)
+
+    def copy(self, *args, **kwargs):
+        if _take_pending_begin(self.connection):
+            self._send_begin()
+        return super().copy(*args, **kwargs)
+
+    def stream(self, *args, **kwargs):
+        if _take_pending_begin(self.connection):
+            self._send_begin()
+        return super().stream(*args, **kwargs)
+
+    def _send_begin(self) -> None:
+        super().execute("BEGIN")
+
+
+def _take_pending_begin(psycopg_connection) -> bool:
+    """Whether a BEGIN is owed before the connection's next statement; it is sent with it, so no longer owed."""
+    pending = getattr(psycopg_connection, "begin_pending", False)
+    if pending:
+        psycopg_connection.begin_pending = False
+    return pending
+
+
+class DatabaseWrapper(postgresql.DatabaseWrapper):
+    def get_connection_params(self) -> dict:
+        options = self.settings_dict["OPTIONS"]
+        if "isolation_level" in options:
+            raise ImproperlyConfigured("config.postgresql begins READ COMMITTED transactions only: "
+                                       "leave isolation_level out of the database's OPTIONS")
+        if options.get("server_side_binding"):
+            raise ImproperlyConfigured("config.postgresql sends BEGIN with a transaction's first statement, "
+                                       "which needs client-side binding: leave server_side_binding out")
+        params = super().get_connection_params()
+        params["cursor_factory"] = BeginningCursor
+        return params
+
+    def _set_autocommit(self, autocommit: bool) -> None:
+        # psycopg itself stays in autocommit mode; Django's flag (get_autocommit) says which mode it is in.
+        with self.wrap_database_errors:
+            if not self.connection.autocommit:
+                self.connection.autocommit = True
+        self.connection.begin_pending = not autocommit
+
+    def _commit(self) -> None:
+        super()._commit()
+        self._begin_again_if_managed()
+
+    def _rollback(self) -> None:
+        super()._rollback()
+        self._begin_again_if_managed()
+
+    def _begin_again_if_managed(self) -> None:
+        if self.connection is not None:
+            self.connection.begin_pending = not self.get_autocommit()
+
+    def _close(self) -> None:
+        if self.connection is not None:
+            self.connection.begin_pending = False  # a pooled connection goes to its next user owing nothing
+        return super()._close()
+
+    def create_cursor(self, name=None):
+        if not name:
+            return super().create_cursor()
+        if _take_pending_begin(self.connection):
+            self.connection.execute("BEGIN")  # a named cursor's DECLARE cannot carry it
+        # Django's named cursor, held past the transaction when there is none (Django's flag, not psycopg's).
+        cursor = postgresql.ServerSideCursor(self.connection, name=name, scrollable=False,
+                                             withhold=self.get_autocommit())
+        loader = self.connection.adapters.get_loader(postgresql.TIMESTAMPTZ_OID, postgresql.Format.TEXT)
+        if self.timezone != loader.timezone:
+            postgresql.register_tzloader(self.timezone, cursor)
+        return cursor
