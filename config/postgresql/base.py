@@ -16,7 +16,9 @@ one string; a statement that cannot carry it (`executemany`, `copy`,
 `stream`, a statement given as a psycopg `sql` object, a named cursor's
 DECLARE) has its BEGIN sent alone first, as before. COMMIT and ROLLBACK are
 psycopg's, sent only when a transaction is open: one that ran no statement
-sends neither.
+sends neither. A transaction's last writes may carry its COMMIT too
+(`may_commit_in_statements`), so that a move's transaction takes two round
+trips: its locked reads, then its writes and the commit.
 
 Everything else is Django's backend: the same SQL, the same READ COMMITTED
 transactions. Refused at start: an isolation level in OPTIONS (this BEGIN
@@ -25,6 +27,7 @@ would not carry it) and server-side binding (it takes one statement a call).
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.postgresql import base as postgresql
+from psycopg import pq
 
 
 class BeginningCursor(postgresql.Cursor):
@@ -98,6 +101,21 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
     def _begin_again_if_managed(self) -> None:
         if self.connection is not None:
             self.connection.begin_pending = not self.get_autocommit()
+
+    def may_commit_in_statements(self) -> bool:
+        """Whether the transaction open now is the outermost atomic block's,
+        with no savepoint, so that its COMMIT may end a string of statements
+        (`gameplay.services.base.writes_sent_together(last=True)`); call
+        `statements_committed` once such a string has run."""
+        return (self.in_atomic_block and len(self.atomic_blocks) == 1 and not self.savepoint_ids
+                and not self.needs_rollback and self.connection is not None
+                and self.connection.info.transaction_status == pq.TransactionStatus.INTRANS)
+
+    def statements_committed(self) -> None:
+        """The string just run ended with COMMIT: Django's own commit at the
+        block's end sends nothing, and a statement before it would begin a
+        transaction of its own, committed there."""
+        self.connection.begin_pending = True
 
     def _close(self) -> None:
         if self.connection is not None:

@@ -149,7 +149,7 @@ def insert_rows(objects: list[Model]) -> None:
 
 
 @contextmanager
-def writes_sent_together() -> Iterator[None]:
+def writes_sent_together(*, last: bool = False) -> Iterator[None]:
     """`save_rows` and `insert_rows` inside this block are sent at its end,
     on PostgreSQL in one round trip (one string of statements: Django's
     psycopg cursors bind parameters on the client, which allows several
@@ -158,7 +158,10 @@ def writes_sent_together() -> Iterator[None]:
     fewer each time the database thread must win the GIL back from the
     event loop. Only for writes that no read inside the block depends on;
     an error of any of them (a Move id taken) is raised at the block's end,
-    in the same transaction."""
+    in the same transaction. `last`: the caller runs nothing more in the
+    transaction, so when it is the outermost one (no enclosing atomic block
+    or savepoint) its COMMIT goes in the same string (the database backend
+    says whether it may: config/postgresql/base.py)."""
     # Kept on this thread's connection object (`connections`), not on `connection`:
     # that is one proxy object shared by every thread.
     this_thread = connections[DEFAULT_DB_ALIAS]
@@ -170,7 +173,12 @@ def writes_sent_together() -> Iterator[None]:
         yield
     finally:
         this_thread._queued_writes = None
-    _send_together(queued)
+    _send_together(queued, commit=last and _may_commit_in_statements(this_thread))
+
+
+def _may_commit_in_statements(this_thread) -> bool:
+    may = getattr(this_thread, "may_commit_in_statements", None)
+    return may is not None and several_statements_per_call(this_thread) and may()
 
 
 def _write(sql: str, rows: list[list]) -> None:
@@ -181,10 +189,15 @@ def _write(sql: str, rows: list[list]) -> None:
         _send_together([(sql, rows)])
 
 
-def _send_together(statements: list[tuple[str, list[list]]]) -> None:
+def _send_together(statements: list[tuple[str, list[list]]], commit: bool = False) -> None:
     if not statements:
         return
     with connection.cursor() as cursor:
+        if commit:
+            cursor.execute("; ".join([sql for sql, rows in statements for _ in rows] + ["COMMIT"]),
+                           [value for _, rows in statements for row in rows for value in row])
+            connection.statements_committed()
+            return
         if len(statements) > 1 and several_statements_per_call(connection):
             cursor.execute("; ".join(sql for sql, rows in statements for _ in rows),
                            [value for _, rows in statements for row in rows for value in row])

@@ -47,7 +47,8 @@ def submit_move(game_id: int, user, action: Any, expected_version: Any, move_id:
                         game, seat.position, action, expected_version)):
                     raise GameError(_("The game has moved on; here is the current position."), code="stale",
                                     version=game.version)
-                apply_move(game, seat.position, action, by=Move.By.PLAYER, user=user, move_id=move_id)
+                apply_move(game, seat.position, action, by=Move.By.PLAYER, user=user, move_id=move_id,
+                           ends_transaction=True)
             except GameError:
                 # A move sent again (its answer was lost) is refused as stale, illegal or too late:
                 # if its id is known, it was applied, and that is the answer.
@@ -139,7 +140,11 @@ def _may_apply_stale(game: Game, position: int, action: dict, made_at: int) -> b
     return get_engine(game.engine).accepts_stale(game.state, position, action, made_at=made_at)
 
 
-def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, move_id: str | None = None) -> None:
+def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, move_id: str | None = None,
+               ends_transaction: bool = False) -> None:
+    """The move of this seat applied to the locked game and written, with the
+    moves the site adds after it. `ends_transaction`: the caller does nothing
+    more in its transaction, whose COMMIT may then go with the writes."""
     engine = get_engine(game.engine)
     try:
         new_state, events = apply_recorded(engine, game.state, position, action)
@@ -158,15 +163,16 @@ def apply_move(game: Game, position: int, action: dict, *, by: str, user=None, m
     if engine.is_over(new_state):
         _finish(game, engine, now)
         fields += ["status", "finished_at"]
-    with writes_sent_together():
+    finished = game.status == Game.Status.FINISHED
+    with writes_sent_together(last=ends_transaction and not finished):
         save_rows([game], fields)
         used_seconds = seat_clocks.update_clocks(game, engine, now, mover=position)
         moves[0].time_used_ms = int(used_seconds * 1000)
         insert_rows(moves)
-    if by == Move.By.PLAYER:
-        _end_auto_streak(game, position)
+        if by == Move.By.PLAYER:
+            _end_auto_streak(game, position)
     game_changed(game, events=events)
-    if game.status == Game.Status.FINISHED:
+    if finished:
         tables.start_next_in_series(game, engine)
 
 
@@ -175,7 +181,7 @@ def _end_auto_streak(game: Game, position: int) -> None:
     seat = next(s for s in game.seats.all() if s.position == position)
     if seat.auto_streak:
         seat.auto_streak = 0
-        seat.save(update_fields=["auto_streak"])
+        save_seats([seat], ["auto_streak"])
 
 
 def _follow_up_moves(game: Game, engine, state: dict, events: list[dict], moves: list[Move]) -> dict:

@@ -1,10 +1,13 @@
 """On PostgreSQL a transaction's BEGIN goes to the server with its first
-statement (config/postgresql/base.py): one round trip fewer per transaction,
-the same transactions. Counted on the wire (libpq's protocol trace) for a
-move, and the transactions' guarantees checked where the BEGIN now travels:
-the first statement's lock is held to the commit, a rollback takes back the
-first statement's writes whatever carried it, and a connection goes back to
-the pool owing nothing. Run by the PostgreSQL pass of `make test`."""
+statement (config/postgresql/base.py), and a move's COMMIT with its writes
+(`writes_sent_together(last=True)`): a move's transaction takes two round
+trips, not four. Counted on the wire (libpq's protocol trace), and the
+transactions' guarantees checked where BEGIN and COMMIT now travel: the
+first statement's lock is held to the commit, a rollback takes back the
+first statement's writes whatever carried it, a move inside an enclosing
+transaction leaves the commit to it, a failed write commits nothing, and a
+connection goes back to the pool owing nothing. Run by the PostgreSQL pass
+of `make test`."""
 
 import tempfile
 import threading
@@ -75,17 +78,47 @@ def lock_now(game_id: int) -> bool:
         return False
 
 
-def test_a_moves_transaction_sends_begin_with_its_first_statement(joker_game, players):
+def test_a_moves_transaction_takes_two_round_trips_begin_with_its_reads_commit_with_its_writes(joker_game, players):
     position, user = acting_player(joker_game, players)
 
     with queries_on_the_wire() as sent:
         services.submit_move(joker_game.pk, user, a_legal_action(joker_game, position), joker_game.version)
 
-    transaction_sent = sent[:sent.index("COMMIT") + 1]  # then its follow-up, run in place here (eager Celery)
-    assert len(transaction_sent) == 3, transaction_sent  # BEGIN and the locked reads; the writes; COMMIT
+    transaction_sent = sent[:2]  # then its follow-up, run in place here (eager Celery)
     assert transaction_sent[0].startswith("BEGIN; SELECT") and "FOR UPDATE" in transaction_sent[0]
     assert transaction_sent[1].startswith("UPDATE") and "INSERT" in transaction_sent[1]
+    assert transaction_sent[1].endswith("; COMMIT")  # two round trips: the locked reads, the writes and COMMIT
+    assert "COMMIT" not in sent[2:] or sent[2].startswith("BEGIN; ")  # no COMMIT of its own after them
     assert Move.objects.filter(game=joker_game).count() == 1
+
+
+def test_a_move_inside_an_enclosing_transaction_leaves_the_commit_to_it(joker_game, players):
+    position, user = acting_player(joker_game, players)
+
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        services.submit_move(joker_game.pk, user, a_legal_action(joker_game, position), joker_game.version)
+        1 / 0
+
+    assert Game.objects.get(pk=joker_game.pk).version == joker_game.version  # the move went with the rollback
+    assert not Move.objects.filter(game=joker_game).exists()
+
+
+def test_a_move_whose_writes_fail_with_the_commit_beside_them_leaves_nothing(joker_game, players):
+    position, user = acting_player(joker_game, players)
+    services.submit_move(joker_game.pk, user, a_legal_action(joker_game, position), joker_game.version, "same-id")
+    game = Game.objects.get(pk=joker_game.pk)
+    while acting_player(game, players)[1] != user:  # round the table to the same player
+        other_position, other = acting_player(game, players)
+        services.submit_move(game.pk, other, a_legal_action(game, other_position), game.version)
+        game = Game.objects.get(pk=game.pk)
+
+    # A new move with the id of his first one: its Move INSERT fails in the string that carries the COMMIT.
+    result = services.submit_move(game.pk, user, a_legal_action(game, position), game.version, "same-id")
+
+    assert result.duplicate and result.version == 1  # answered from the first move's record
+    assert Game.objects.get(pk=game.pk).version == game.version  # nothing of the refused move stayed
+    assert Move.objects.filter(game=game).count() == game.version
+    assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
 
 
 def test_a_transaction_that_runs_nothing_sends_nothing():
