@@ -144,8 +144,9 @@ def _database(url: str) -> dict:
         # #10554) and close plain connections after every task whatever
         # CONN_MAX_AGE says: a connection per task either way, so one connection
         # (min_size=1) is all the pool opens there. Health checks: the pool checks
-        # a connection before lending it, so one broken by a PostgreSQL restart
-        # is replaced instead of failing a request. DATABASE_POOL=0 turns the pool
+        # a connection before lending it unless it lent it in the last half
+        # second (config/postgresql/pool.py), so one broken by a PostgreSQL
+        # restart is replaced instead of failing a request. DATABASE_POOL=0 turns the pool
         # off, and only then may DATABASE_CONN_MAX_AGE keep connections (Django
         # refuses both at once).
         pool_size = env.int("DATABASE_POOL", default=10, validate=_CONNECTIONS)

@@ -20,14 +20,21 @@ sends neither. A transaction's last writes may carry its COMMIT too
 (`may_commit_in_statements`), so that a move's transaction takes two round
 trips: its locked reads, then its writes and the commit.
 
+The pool (Django's OPTIONS["pool"]) checks a connection before lending it
+unless it lent it a moment ago: config/postgresql/pool.py.
+
 Everything else is Django's backend: the same SQL, the same READ COMMITTED
 transactions. Refused at start: an isolation level in OPTIONS (this BEGIN
 would not carry it) and server-side binding (it takes one statement a call).
 """
 
 from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base as postgresql
 from psycopg import pq
+from psycopg_pool import ConnectionPool
+
+from config.postgresql.pool import check_unless_lent_recently
 
 
 class BeginningCursor(postgresql.Cursor):
@@ -82,6 +89,25 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
         params = super().get_connection_params()
         params["cursor_factory"] = BeginningCursor
         return params
+
+    @property
+    def pool(self) -> ConnectionPool | None:
+        """Django's pool (OPTIONS["pool"]), whose check before lending
+        (CONN_HEALTH_CHECKS) skips a connection lent a moment ago
+        (config/postgresql/pool.py) where Django's sends psycopg_pool's every time."""
+        options = self.settings_dict["OPTIONS"].get("pool")
+        if self.alias == NO_DB_ALIAS or not options:
+            return None
+        if self.alias not in self._connection_pools:
+            if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
+                raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
+            params = self.get_connection_params()
+            params["autocommit"] = True  # as Django's: set as Django needs it when a connection is taken
+            pool = ConnectionPool(kwargs=params, open=False, configure=self._configure_connection,
+                                  check=check_unless_lent_recently if self.settings_dict["CONN_HEALTH_CHECKS"] else None,
+                                  **({} if options is True else options))
+            self._connection_pools.setdefault(self.alias, pool)  # the first of several threads' wins, as Django's
+        return self._connection_pools[self.alias]
 
     def _set_autocommit(self, autocommit: bool) -> None:
         # psycopg itself stays in autocommit mode; Django's flag (get_autocommit) says which mode it is in.

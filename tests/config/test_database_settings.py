@@ -45,7 +45,7 @@ def test_on_postgresql_each_process_pools_its_connections_by_default(tmp_path):
     assert db["ENGINE"] == "config.postgresql"  # Django's, sending BEGIN with the first statement
     assert db["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 10}}
     assert db["CONN_MAX_AGE"] == 0  # the pool, not persistent connections (Django refuses both)
-    assert db["CONN_HEALTH_CHECKS"] is True  # the pool checks a connection before lending it
+    assert db["CONN_HEALTH_CHECKS"] is True  # the pool checks a connection before lending it (test_pool_check.py)
 
 
 def test_the_pool_size_comes_from_the_environment_and_keeps_the_urls_options(tmp_path):
