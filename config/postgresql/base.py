@@ -103,8 +103,8 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
                 raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
             params = self.get_connection_params()
             params["autocommit"] = True  # as Django's: set as Django needs it when a connection is taken
-            pool = ConnectionPool(kwargs=params, open=False, configure=self._configure_connection,
-                                  check=check_unless_lent_recently if self.settings_dict["CONN_HEALTH_CHECKS"] else None,
+            check = check_unless_lent_recently if self.settings_dict["CONN_HEALTH_CHECKS"] else None
+            pool = ConnectionPool(kwargs=params, open=False, configure=self._configure_connection, check=check,
                                   **({} if options is True else options))
             self._connection_pools.setdefault(self.alias, pool)  # the first of several threads' wins, as Django's
         return self._connection_pools[self.alias]
