@@ -88,7 +88,7 @@ def test_a_moves_transaction_takes_two_round_trips_begin_with_its_reads_commit_w
     assert transaction_sent[0].startswith("BEGIN; SELECT") and "FOR UPDATE" in transaction_sent[0]
     assert transaction_sent[1].startswith("UPDATE") and "INSERT" in transaction_sent[1]
     assert transaction_sent[1].endswith("; COMMIT")  # two round trips: the locked reads, the writes and COMMIT
-    assert "COMMIT" not in sent[2:] or sent[2].startswith("BEGIN; ")  # no COMMIT of its own after them
+    assert sent[2:3] != ["COMMIT"]  # no COMMIT of its own after them
     assert Move.objects.filter(game=joker_game).count() == 1
 
 
