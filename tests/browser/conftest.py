@@ -316,6 +316,22 @@ def wait_for_sheet_of_current_version(page, timeout_ms: int = 20_000) -> None:
     )
 
 
+def received_frames(page) -> list[str]:
+    """The messages the page's sockets receive from now on (register before the page opens)."""
+    frames: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(str(frame))))
+    return frames
+
+
+def wait_for_frame(page, frames: list[str], kind: str) -> None:
+    """Until the page's socket has received a message of this type (a game page's socket sends its
+    state, then "chat_history", when it opens: after that, a state it sends is news)."""
+    deadline = time.monotonic() + 15
+    while not any(f'"type":"{kind}"' in frame.replace(" ", "") for frame in frames):
+        assert time.monotonic() < deadline, f"no {kind} message came: {frames}"
+        page.wait_for_timeout(50)  # Playwright's own timer, not the page's (a test may install a clock)
+
+
 def wait_for_version_above(page, version: int, timeout_ms: int = 20_000) -> None:
     """Until the game table shows a version above `version` (a move arrived)."""
     try:

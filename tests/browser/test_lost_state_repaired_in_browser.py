@@ -4,11 +4,9 @@ the page, behind it, asks for the state again. Here the move is made by
 another process whose messages reach no page: the page learns of it from
 the heartbeat alone."""
 
-import time
-
 import pytest
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, received_frames, wait_for_frame
 
 pytestmark = pytest.mark.browser
 
@@ -20,18 +18,9 @@ def shown_version(page) -> int:
     return int(page.locator("#table").get_attribute("data-version"))
 
 
-def wait_for_frame(page, frames: list[str], kind: str) -> None:
-    """Until the page's socket has received a message of this type."""
-    deadline = time.monotonic() + 15
-    while not any(f'"type":"{kind}"' in frame.replace(" ", "") for frame in frames):
-        assert time.monotonic() < deadline, f"no {kind} message came: {frames}"
-        page.wait_for_timeout(50)  # Playwright's own timer, not the page's (installed below)
-
-
 def test_a_move_whose_message_was_lost_shows_after_the_next_heartbeat(page, live_site):
     setup = live_site.run_scenario("two_joker_tables", "tamar", PASSWORD)["first"]
-    frames = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(str(frame))))
+    frames = received_frames(page)
     page.clock.install()  # the page's timers, the 30-second heartbeat among them, run when the test says
     log_in(page, "tamar", PASSWORD, setup["url"])
     # The socket has sent what it sends when it opens (the state, then the chat's lines): the move
