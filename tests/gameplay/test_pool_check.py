@@ -4,16 +4,16 @@ lent again at once, a broken one replaced after it rested. A real
 psycopg_pool on the test database with the settings' check. Run by the
 PostgreSQL pass of `make test`."""
 
-import tempfile
 from collections.abc import Iterator
 
 import psycopg
 import pytest
 from django.db import connection
-from psycopg import pq
 from psycopg_pool import ConnectionPool
 
 from config.postgresql.pool import RECENT_SECONDS, check_unless_lent_recently
+
+from .wire import queries_sent
 
 pytestmark = [
     pytest.mark.django_db,
@@ -33,19 +33,6 @@ def pool() -> Iterator[ConnectionPool]:
         yield opened
 
 
-def queries_sent(conn, action) -> list[str]:
-    """The Query messages `conn` sends to the server while `action` runs (libpq's protocol trace)."""
-    with tempfile.TemporaryFile() as trace:
-        conn.pgconn.trace(trace.fileno())
-        conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-        try:
-            action()
-        finally:
-            conn.pgconn.untrace()
-        trace.seek(0)
-        return [line for line in trace.read().decode().splitlines() if line.startswith("F\t") and "\tQuery\t" in line]
-
-
 def terminate(pid: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
@@ -59,9 +46,10 @@ def test_a_connection_lent_again_at_once_costs_no_round_trip(pool):
     conn = pool.getconn()
     pool.putconn(conn)
 
-    lent = []
-    assert queries_sent(conn, lambda: lent.append(pool.getconn())) == []
-    assert lent[0] is conn
+    with queries_sent(conn) as sent:
+        lent = pool.getconn()
+    assert sent == []
+    assert lent is conn
     pool.putconn(conn)
 
 
@@ -70,7 +58,8 @@ def test_a_connection_that_rested_is_checked_before_it_is_lent(pool):
     pool.putconn(conn)
     conn.lent_at -= RECENT_SECONDS + 1  # as if it had rested
 
-    sent = queries_sent(conn, lambda: pool.putconn(pool.getconn()))
+    with queries_sent(conn) as sent:
+        pool.putconn(pool.getconn())
 
     assert len(sent) == 1  # the check's empty query
 

@@ -9,7 +9,6 @@ transaction leaves the commit to it, a failed write commits nothing, and a
 connection goes back to the pool owing nothing. Run by the PostgreSQL pass
 of `make test`."""
 
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from gameplay import services
 from gameplay.models import Game, Move, Seat
 
 from .conftest import a_legal_action, acting_player
+from .wire import queries_sent
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -34,20 +34,8 @@ pytestmark = [
 def queries_on_the_wire() -> Iterator[list[str]]:
     """The Query messages this thread's connection sends to the server inside the block: one per round trip."""
     connection.ensure_connection()
-    pgconn = connection.connection.pgconn
-    sent: list[str] = []
-    with tempfile.TemporaryFile() as trace:
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-        try:
-            yield sent
-        finally:
-            pgconn.untrace()
-            trace.seek(0)
-            for line in trace.read().decode().splitlines():
-                direction, _length, message, *text = line.split("\t")
-                if direction == "F" and message == "Query":
-                    sent.append(text[0].strip().strip('"'))
+    with queries_sent(connection.connection) as sent:
+        yield sent
 
 
 def on_another_connection(job: Callable[[], object]) -> object:
